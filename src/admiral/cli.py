@@ -1,0 +1,83 @@
+"""The ``admiral`` command line: ``admiral selfplay`` (a terminal demo of random self-play)."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from .engine import BattleReport, Game
+from .engine.text import describe_report, describe_result
+
+app = typer.Typer(help="«Адмирал» online.", no_args_is_help=True, add_completion=False)
+console = Console()
+
+
+@app.callback()
+def main() -> None:
+    """«Адмирал»: the command line of the game server."""
+
+
+def play_random_game(rng: random.Random) -> Game:
+    """One game between two uniformly random players from auto-arranged setups (``rng`` drives all)."""
+    game = Game.new_random(rng)
+    state = game.state
+    while state.result is None:
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+@app.command()
+def selfplay(
+    games: int = typer.Option(1, "--games", "-n", min=1, help="How many games to play."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Seed of the whole run (setups and moves)."),
+    reports: bool | None = typer.Option(
+        None, "--reports/--no-reports", help="Print every battle report (default: only for a single game)."
+    ),
+) -> None:
+    """Random-vs-random games: battle reports, results, and a summary with plies/s."""
+    rng = random.Random(seed)
+    show = games == 1 if reports is None else reports
+    reasons: Counter[str] = Counter()
+    lengths: list[int] = []
+    busy = 0.0
+    with Progress(
+        TextColumn("[bold]самоигра"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=console, disable=show,
+    ) as progress:  # fmt: skip
+        task = progress.add_task("games", total=games)
+        for n in range(games):
+            started = time.perf_counter()
+            game = play_random_game(rng)
+            busy += time.perf_counter() - started
+            result = game.state.result
+            if show:
+                console.rule(f"Партия {n + 1}")
+                for event in game.log:
+                    if isinstance(event, BattleReport):
+                        console.print(describe_report(event), highlight=False)
+                console.print(f"[bold]{describe_result(result)}[/bold] — {game.ply} полуходов", highlight=False)
+            reasons[f"{'draw' if result.winner is None else result.winner.label + ' wins'}: {result.reason.value}"] += 1
+            lengths.append(game.ply)
+            progress.advance(task)
+    table = Table(title=f"{games} games, seed {seed}")
+    table.add_column("result")
+    table.add_column("games", justify="right")
+    for key, count in sorted(reasons.items()):
+        table.add_row(key, str(count))
+    console.print(table)
+    plies = sum(lengths)
+    console.print(
+        f"length in plies: mean {plies / len(lengths):.1f}, max {max(lengths)}; "
+        f"speed {plies / busy:,.0f} plies/s ({len(lengths) / busy:.2f} games/s)",
+        highlight=False,
+    )
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

@@ -1,0 +1,184 @@
+"""Setups: validation and auto-arrangement (rules §3).
+
+A setup is a mapping cell → :class:`Kind` for one side, every cell in that side's zone.
+
+>>> import random
+>>> s = auto_arrange(Side.SOUTH, random.Random(7))
+>>> len(s), validate_setup(Side.SOUTH, s)
+(58, [])
+>>> [p.code for p in validate_setup(Side.SOUTH, {"e5": "VMB", "z1": "L", "a1": "XX"}, complete=False)]
+['base_in_front_row', 'bad_cell', 'unknown_kind']
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from .board import FRONT_ROW, RING, ZONE, Cell, cell_name, parse_cell
+from .errors import IllegalAction
+from .units import Kind, Side
+
+__all__ = ["InvalidSetup", "SetupProblem", "auto_arrange", "check_setup", "normalize_setup", "validate_setup"]
+
+_CARRIER = {Kind.S: Kind.A, Kind.T: Kind.TK, Kind.M: Kind.ES}
+
+
+@dataclass(frozen=True, slots=True)
+class SetupProblem:
+    """One problem of a setup. ``code`` is stable: ``bad_cell``, ``outside_zone``, ``occupied_twice``,
+    ``unknown_kind``, ``too_many``, ``too_few``, ``base_in_front_row``. ``cell``/``kind`` name the subject
+    (notation / ASCII code) when there is one."""
+
+    code: str
+    message: str
+    cell: str | None = None
+    kind: str | None = None
+
+    def to_dict(self) -> dict:
+        """JSON-ready form."""
+        return {"code": self.code, "message": self.message, "cell": self.cell, "kind": self.kind}
+
+
+class InvalidSetup(IllegalAction):
+    """A setup with problems (code ``invalid_setup``); ``problems`` lists every one of them."""
+
+    def __init__(self, problems: list[SetupProblem]) -> None:
+        super().__init__("invalid_setup", "; ".join(p.message for p in problems))
+        self.problems = problems
+
+
+Placements = Mapping[Cell | str, Kind | str] | Iterable[tuple[Cell | str, Kind | str]]
+
+
+def _pairs(placements: Placements) -> Iterable[tuple[object, object]]:
+    return placements.items() if isinstance(placements, Mapping) else placements
+
+
+def validate_setup(side: Side, placements: Placements, *, complete: bool = True) -> list[SetupProblem]:
+    """Every problem of a setup for ``side`` (rules §3); an empty list when it is valid.
+
+    ``placements``: a mapping, or pairs (so a cell given twice can be reported), of cell (int or
+    notation) → kind (:class:`Kind`, ASCII or Russian code). With ``complete=False`` a partial setup
+    is checked as you go: missing units are not problems, too many are.
+    """
+    problems: list[SetupProblem] = []
+    seen: set[int] = set()
+    counts: Counter[Kind] = Counter()
+    zone, front = ZONE[Side(side)], FRONT_ROW[Side(side)]
+    for raw_cell, raw_kind in _pairs(placements):
+        try:
+            cell = raw_cell if type(raw_cell) is int and 0 <= raw_cell < 210 else parse_cell(raw_cell)
+        except IllegalAction as e:
+            problems.append(SetupProblem("bad_cell", e.reason, cell=str(raw_cell)))
+            continue
+        name = cell_name(cell)
+        try:
+            kind = raw_kind if isinstance(raw_kind, Kind) else Kind.parse(raw_kind)
+        except IllegalAction:
+            problems.append(SetupProblem("unknown_kind", f"{name}: unknown unit kind {raw_kind!r}", cell=name))
+            continue
+        if cell not in zone:
+            problems.append(
+                SetupProblem("outside_zone", f"{name} is outside your zone (rules §3.1)", cell=name, kind=kind.code)
+            )
+            continue
+        if cell in seen:
+            problems.append(SetupProblem("occupied_twice", f"{name} is occupied twice (rules §3.1)", cell=name))
+            continue
+        seen.add(cell)
+        counts[kind] += 1
+        if kind is Kind.VMB and cell in front:
+            problems.append(
+                SetupProblem(
+                    "base_in_front_row", f"ВМБ on {name} stands in the front row (rules §3.2)", cell=name, kind="VMB"
+                )
+            )
+    for kind in Kind:
+        n = counts[kind]
+        if n > kind.count:
+            problems.append(
+                SetupProblem("too_many", f"{n} × {kind.ru}: a fleet has {kind.count} (rules §2)", kind=kind.code)
+            )
+        elif complete and n < kind.count:
+            problems.append(
+                SetupProblem("too_few", f"{n} × {kind.ru}: a fleet has {kind.count} (rules §2)", kind=kind.code)
+            )
+    return problems
+
+
+def normalize_setup(placements: Placements) -> dict[Cell, Kind]:
+    """Convert notation/codes to a ``{cell: Kind}`` dict, in notation order (no rule checks).
+
+    :raises IllegalAction: ``bad_cell`` / ``unknown_kind``.
+    """
+    out: dict[Cell, Kind] = {}
+    for raw_cell, raw_kind in _pairs(placements):
+        cell = raw_cell if type(raw_cell) is int and 0 <= raw_cell < 210 else parse_cell(raw_cell)
+        out[cell] = raw_kind if isinstance(raw_kind, Kind) else Kind.parse(raw_kind)
+    return dict(sorted(out.items()))
+
+
+def check_setup(side: Side, placements: Placements, *, complete: bool = True) -> dict[Cell, Kind]:
+    """Validate and normalise a setup (rules §3).
+
+    :returns: ``{cell: Kind}`` in notation order.
+    :raises InvalidSetup: (an :class:`IllegalAction`, code ``invalid_setup``) listing every problem.
+    """
+    problems = validate_setup(side, placements, complete=complete)
+    if problems:
+        raise InvalidSetup(problems)
+    return normalize_setup(placements)
+
+
+def auto_arrange(side: Side, rng: random.Random, partial: Placements | None = None) -> dict[Cell, Kind]:
+    """A random legal setup for ``side``, completing ``partial`` if given (rules §3.4, §3.6).
+
+    Only unplaced units are placed; ``partial`` stays as it is. Both bases go off the front row and
+    every ``S``, ``T``, ``M`` goes 8-adjacent to a carrier of its kind wherever a free cell allows.
+    If the free cells left for a base are all in the front row, one of the placed units behind
+    is moved to the front row to make room (the only change ever made to ``partial``).
+    The same ``rng`` state gives the same setup.
+
+    :returns: the complete setup, ``{cell: Kind}`` in notation order.
+    :raises InvalidSetup: if ``partial`` is not a valid partial setup.
+    """
+    side = Side(side)
+    board = check_setup(side, partial or {}, complete=False)
+    zone, front = sorted(ZONE[side]), FRONT_ROW[side]
+    have = Counter(board.values())
+    todo = [k for k in Kind for _ in range(k.count - have[k])]
+
+    def free() -> list[Cell]:
+        return [c for c in zone if c not in board]
+
+    # 1. Bases, off the front row.
+    for _ in range(todo.count(Kind.VMB)):
+        spots = [c for c in free() if c not in front]
+        if not spots:
+            movable = [c for c in zone if c not in front and board.get(c) is not None and board[c] is not Kind.VMB]
+            frees = [c for c in free() if c in front]
+            src, dst = rng.choice(movable), rng.choice(frees)
+            board[dst] = board.pop(src)
+            spots = [src]
+        board[rng.choice(spots)] = Kind.VMB
+    # 2. Carriers, then their weapons next to them, then everything else.
+    carriers = [k for k in todo if k in (Kind.A, Kind.TK, Kind.ES)]
+    weapons = [k for k in todo if k in _CARRIER]
+    rest = [k for k in todo if k not in _CARRIER and k not in (Kind.A, Kind.TK, Kind.ES, Kind.VMB)]
+    rng.shuffle(carriers)
+    rng.shuffle(weapons)
+    rng.shuffle(rest)
+    for k in carriers:
+        board[rng.choice(free())] = k
+    for k in weapons:
+        carrier = _CARRIER[k]
+        near = sorted(
+            {n for c, kk in board.items() if kk is carrier for n in RING[c] if n in ZONE[side]} - board.keys()
+        )
+        board[rng.choice(near or free())] = k
+    for k in rest:
+        board[rng.choice(free())] = k
+    return dict(sorted(board.items()))
