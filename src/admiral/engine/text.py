@@ -1,6 +1,6 @@
 """Human-readable text for battle reports and results (terminal demo, logs). Russian unit codes.
 
->>> from admiral.engine.events import Seen, BattleReport
+>>> from admiral.engine import BattleReport, Kind, Seen, Side
 >>> r = BattleReport(4, Side.SOUTH, "contact", Seen(Side.SOUTH, Kind.L, 64), Seen(Side.NORTH, Kind.KR, 65),
 ...                  (Seen(Side.SOUTH, Kind.L, 64),), (Seen(Side.NORTH, Kind.KR, 65),), 15, 7,
 ...                  (Seen(Side.NORTH, Kind.KR, 65),), None)
