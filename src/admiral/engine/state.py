@@ -15,12 +15,13 @@ declaration, when one is asked).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import permutations
 
 from .actions import Abandon, Action, AgreeDraw, Attack, Declare, Detonate, FlagFall, Move, Resign
-from .board import AIR_RAYS, BLAST, ORTH, RING, TORPEDO_RAYS, Cell, cell_name
+from .board import AIR_RAYS, BLAST, ORTH, RING, TORPEDO_RAYS, Cell, cell_name, parse_cell
 from .errors import IllegalAction
 from .events import BattleReport, DeclarationRequested, Event, GameOver, Moved, Reason, Result, Seen
 from .units import SCALE, Kind, Side, Unit, unit
@@ -48,6 +49,8 @@ IMMOBILE = frozenset((SM, VMB))
 #: The carrier kind of each weapon (rules §2, §5.2).
 CARRIER = {S: A, T: TK, M: ES}
 ATTACKERS = RATED | {BR, S, T}
+
+_TOKEN_RE = re.compile(r"([A-ZА-Я]+)([a-n][0-9]{1,2})")
 
 # Every ordering of every composition of 2 or 3 members → its scale row: no sorting in the hot path.
 _GROUP_ROW: dict[tuple[Kind, ...], int] = {
@@ -143,6 +146,36 @@ class GameState:
         state.ply = ply
         state.quiet = quiet
         return state
+
+    @classmethod
+    def from_text(cls, text: str, to_move: Side = Side.SOUTH, *, ply: int = 0, quiet: int = 0) -> GameState:
+        """A position from compact text: South's units, ``/``, North's units; each unit is its kind's
+        code (ASCII or Russian) glued to its cell. Used by tests, perft files and tutorials.
+
+        >>> s = GameState.from_text("Le5 KRPLa1 / KRe6")
+        >>> s.units(Side.SOUTH), s.to_text()
+        ({0: <Kind.KRPL: 7>, 64: <Kind.L: 1>}, 'KRPLa1 Le5 / KRe6')
+
+        :raises IllegalAction: ``bad_position`` for a malformed text or a cell given twice.
+        """
+        halves = text.split("/")
+        if len(halves) != 2:
+            raise IllegalAction("bad_position", "a position is South's units, '/', North's units")
+        units: dict[Cell, Unit] = {}
+        for side, half in zip(Side, halves, strict=True):
+            for token in half.split():
+                m = _TOKEN_RE.fullmatch(token)
+                if m is None:
+                    raise IllegalAction("bad_position", f"{token!r} is not a unit: write kind then cell, e.g. 'Le5'")
+                cell = parse_cell(m.group(2))
+                if cell in units:
+                    raise IllegalAction("bad_position", f"{m.group(2)} is given twice")
+                units[cell] = unit(side, Kind.parse(m.group(1)))
+        return cls.from_board(units, to_move, ply=ply, quiet=quiet)
+
+    def to_text(self) -> str:
+        """The position's units in the form :meth:`from_text` reads (ASCII codes, notation order)."""
+        return " / ".join(" ".join(f"{k.code}{cell_name(c)}" for c, k in self.units(s).items()) for s in Side)
 
     @property
     def to_act(self) -> Side | None:
