@@ -146,10 +146,27 @@ def auto_arrange(side: Side, rng: random.Random, partial: Placements | None = No
     :raises InvalidSetup: if ``partial`` is not a valid partial setup.
     """
     side = Side(side)
-    board = check_setup(side, partial or {}, complete=False)
+    placed = check_setup(side, partial or {}, complete=False)
+    # A carrier may end up boxed in before its weapon is placed: then arrange again (same rng, so
+    # still reproducible). Where no arrangement can tether a weapon, the last attempt stands.
+    for _ in range(_TRIES):
+        board, tethered = _arrange(side, rng, dict(placed))
+        if tethered:
+            break
+    return dict(sorted(board.items()))
+
+
+#: Attempts of :func:`auto_arrange` at tethering every weapon it places.
+_TRIES = 50
+
+
+def _arrange(side: Side, rng: random.Random, board: dict[Cell, Kind]) -> tuple[dict[Cell, Kind], bool]:
+    """One attempt of :func:`auto_arrange` on ``board`` (changed in place): the board, and whether
+    every weapon placed went 8-adjacent to a carrier of its kind."""
     zone, front = sorted(ZONE[side]), FRONT_ROW[side]
     have = Counter(board.values())
     todo = [k for k in Kind for _ in range(k.count - have[k])]
+    tethered = True
 
     def free() -> list[Cell]:
         return [c for c in zone if c not in board]
@@ -178,7 +195,8 @@ def auto_arrange(side: Side, rng: random.Random, partial: Placements | None = No
         near = sorted(
             {n for c, kk in board.items() if kk is carrier for n in RING[c] if n in ZONE[side]} - board.keys()
         )
+        tethered = tethered and bool(near)
         board[rng.choice(near or free())] = k
     for k in rest:
         board[rng.choice(free())] = k
-    return dict(sorted(board.items()))
+    return board, tethered
