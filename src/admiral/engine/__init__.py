@@ -14,6 +14,7 @@ from .board import CELLS, COLUMNS, COLUMNS_RU, FRONT_ROW, HEIGHT, WIDTH, ZONE, C
 from .errors import IllegalAction
 from .events import BattleReport, DeclarationRequested, Event, GameOver, Moved, Reason, Result, Seen
 from .record import FORMAT, Game, GameRecord
+from .san import format_san, parse_san
 from .setup import InvalidSetup, SetupProblem, auto_arrange, check_setup, normalize_setup, validate_setup
 from .state import (
     QUIET_LIMIT,
@@ -36,7 +37,7 @@ __all__ = [
     "Detonate", "Event", "FlagFall", "Game", "GameOver", "GameRecord", "GameState", "IllegalAction", "InvalidSetup",
     "Kind", "Move", "MoveView", "Moved", "Pending", "PendingView", "PlayerView", "Reason", "Resign", "Result", "Seen",
     "SetupProblem", "Side", "Unit", "UnitView",
-    "apply", "auto_arrange", "cell_name", "check_setup", "formations_at", "has_legal_action", "is_armed",
-    "legal_actions", "normalize_setup", "parse_cell", "scale_row", "strongest_declaration", "unit",
+    "apply", "auto_arrange", "cell_name", "check_setup", "format_san", "formations_at", "has_legal_action", "is_armed",
+    "legal_actions", "normalize_setup", "parse_cell", "parse_san", "scale_row", "strongest_declaration", "unit",
     "validate_setup", "view",
 ]  # fmt: skip

@@ -526,7 +526,7 @@ def _apply_attack(state: GameState, action: Attack) -> list[Event]:
         if target not in _targets(board, u.side, pos, u.kind):
             raise IllegalAction("bad_target", _bad_target_reason(board, u, pos, target))
         formation = action.formation
-        if formation and formation not in formations_at(board, pos):
+        if formation and formation != (pos,) and formation not in formations_at(board, pos):
             raise IllegalAction(
                 "bad_formation",
                 f"[{'+'.join(cell_name(c) for c in formation)}] is not a formation of the attacker "
