@@ -139,7 +139,8 @@ def auto_arrange(side: Side, rng: random.Random, partial: Placements | None = No
     Only unplaced units are placed; ``partial`` stays as it is. Both bases go off the front row and
     every ``S``, ``T``, ``M`` goes 8-adjacent to a carrier of its kind wherever a free cell allows.
     If the free cells left for a base are all in the front row, one of the placed units behind
-    is moved to the front row to make room (the only change ever made to ``partial``).
+    (not a weapon or a carrier, so no tether breaks) is moved to the front row to make room (the only
+    change ever made to ``partial``).
     The same ``rng`` state gives the same setup.
 
     :returns: the complete setup, ``{cell: Kind}`` in notation order.
@@ -158,6 +159,7 @@ def auto_arrange(side: Side, rng: random.Random, partial: Placements | None = No
 
 #: Attempts of :func:`auto_arrange` at tethering every weapon it places.
 _TRIES = 50
+_CARRIERS = frozenset(_CARRIER.values())
 
 
 def _arrange(side: Side, rng: random.Random, board: dict[Cell, Kind]) -> tuple[dict[Cell, Kind], bool]:
@@ -176,8 +178,10 @@ def _arrange(side: Side, rng: random.Random, board: dict[Cell, Kind]) -> tuple[d
         spots = [c for c in free() if c not in front]
         if not spots:
             movable = [c for c in zone if c not in front and board.get(c) is not None and board[c] is not Kind.VMB]
+            # Moving a weapon or a carrier could break a tether the player made (rules §3.6).
+            loose = [c for c in movable if board[c] not in _CARRIER and board[c] not in _CARRIERS]
             frees = [c for c in free() if c in front]
-            src, dst = rng.choice(movable), rng.choice(frees)
+            src, dst = rng.choice(loose or movable), rng.choice(frees)
             board[dst] = board.pop(src)
             spots = [src]
         board[rng.choice(spots)] = Kind.VMB
