@@ -49,6 +49,8 @@ IMMOBILE = frozenset((SM, VMB))
 #: The carrier kind of each weapon (rules §2, §5.2).
 CARRIER = {S: A, T: TK, M: ES}
 ATTACKERS = RATED | {BR, S, T}
+#: Units that attack by contact (rules §6): rated ships and the fireship.
+CONTACT = RATED | {BR}
 
 _TOKEN_RE = re.compile(r"([A-ZА-Я]+)([a-n][0-9]{1,2})")
 
@@ -369,18 +371,34 @@ def legal_actions(state: GameState) -> list[Action]:
             continue
         if k is AB:
             append(Detonate())
-        attacker = k in ATTACKERS
-        if attacker:
+        contact = k in CONTACT
+        if contact:
+            # Cheap pre-check: contact attackers need an enemy next to them.
+            for t in ORTH[c]:
+                v = board[t]
+                if v is not None and v.side is not side:
+                    _add_attacks(board, side, c, None, c, k, out)
+                    break
+        elif k is S or k is T:
             _add_attacks(board, side, c, None, c, k, out)
         for d in ORTH[c]:
             if board[d] is None and (k not in CARRIER or _can_step(board, side, k, c, d)):
                 append(Move(c, d))
-                if attacker:
-                    board[c] = None
-                    board[d] = u
-                    _add_attacks(board, side, c, d, d, k, out)
-                    board[d] = None
-                    board[c] = u
+                if contact:
+                    for t in ORTH[d]:
+                        v = board[t]
+                        if v is not None and v.side is not side:
+                            break
+                    else:
+                        continue
+                elif k is not S and k is not T:
+                    continue
+                # Move, then attack: look from d with the unit standing there.
+                board[c] = None
+                board[d] = u
+                _add_attacks(board, side, c, d, d, k, out)
+                board[d] = None
+                board[c] = u
     return out
 
 
