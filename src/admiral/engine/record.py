@@ -84,7 +84,7 @@ class GameRecord:
         """
         try:
             data = json.loads(text)
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, RecursionError) as e:  # RecursionError: hostile nesting
             raise IllegalAction("bad_record", f"a record must be JSON: {e}") from None
         return cls.from_dict(data)
 
