@@ -15,6 +15,7 @@ from admiral.engine import (
     SCALE,
     WIDTH,
     ZONE,
+    Action,
     GameState,
     IllegalAction,
     Kind,
@@ -106,6 +107,22 @@ class TestNotation:
         with pytest.raises(IllegalAction) as err:
             parse_cell(text)
         assert err.value.code == "bad_cell"
+
+    # rules §1: actions use the same cell notation
+    @pytest.mark.parametrize(
+        ("text", "code"),
+        [("e0-e1", "bad_cell"), ("e16-e15", "bad_cell"), ("e04-e05", "bad_cell"), ("o1-n1", "bad_notation")],
+    )
+    def test_malformed_cell_in_an_action_rejected(self, text, code):
+        with pytest.raises(IllegalAction) as err:
+            Action.parse(text)
+        assert err.value.code == code
+
+    # rules §1
+    def test_action_notation_round_trip(self):
+        action = Action.parse("e4-e5xe6 [d5+e5]")
+        assert (cell_name(action.src), cell_name(action.via), cell_name(action.target)) == ("e4", "e5", "e6")
+        assert str(action) == "e4-e5xe6 [d5+e5]"
 
 
 class TestDistance:
