@@ -1,4 +1,5 @@
-"""The ``admiral`` command line: ``admiral selfplay`` (a terminal demo of random self-play)."""
+"""The ``admiral`` command line: ``admiral serve`` (the web server), ``admiral db upgrade`` (migrations),
+``admiral selfplay`` (a terminal demo of random self-play)."""
 
 from __future__ import annotations
 
@@ -76,6 +77,55 @@ def selfplay(
         f"length in plies: mean {plies / len(lengths):.1f}, max {max(lengths)}; "
         f"speed {plies / busy:,.0f} plies/s ({len(lengths) / busy:.2f} games/s)",
         highlight=False,
+    )
+
+
+db_app = typer.Typer(help="The database: migrations.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+
+
+def _configure_logging() -> None:
+    import logging
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+
+
+@db_app.command("upgrade")
+def db_upgrade(revision: str = typer.Argument("head", help="Alembic revision to upgrade to.")) -> None:
+    """Apply the Alembic migrations to DATABASE_URL (SQLite under ./data/ by default)."""
+    from .store import upgrade_database
+    from .web.config import Settings
+
+    _configure_logging()
+    settings = Settings()
+    upgrade_database(settings.database_url, revision)
+    console.print(f"база данных обновлена до {revision}", highlight=False)
+
+
+@app.command()
+def serve(
+    host: str | None = typer.Option(None, help="Interface to bind (default: HOST, 127.0.0.1)."),
+    port: int | None = typer.Option(None, help="Port (default: PORT, 8000)."),
+) -> None:
+    """Run the web server (uvicorn) on the settings from the environment: SQLite under ./data/, the
+    in-process event bus, migrations applied at start."""
+    import uvicorn
+
+    from .web import Settings, create_app
+
+    _configure_logging()
+    try:
+        settings = Settings()
+    except ValueError as e:
+        console.print(f"[red]настройки неверны:[/red] {e}", highlight=False)
+        raise typer.Exit(2) from None
+    uvicorn.run(
+        create_app(settings),
+        host=host or settings.host,
+        port=port or settings.port,
+        ws_max_size=settings.ws_max_frame + 1024,
+        log_config=None,
+        proxy_headers=True,
     )
 
 

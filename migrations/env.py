@@ -1,0 +1,63 @@
+"""Alembic environment: the URL comes from the settings (``DATABASE_URL``) or from the caller
+(``upgrade_database`` passes it in ``config.attributes``). Batch mode for SQLite so ALTERs work there."""
+
+from __future__ import annotations
+
+from logging.config import fileConfig
+
+from alembic import context
+from sqlalchemy import pool
+
+from admiral.store.db import make_engine
+from admiral.store.models import Base
+
+config = context.config
+
+if config.config_file_name is not None and config.attributes.get("configure_logger", True):
+    fileConfig(config.config_file_name)
+
+target_metadata = Base.metadata
+
+
+def _url() -> str:
+    url = config.attributes.get("database_url")
+    if url:
+        return url
+    from admiral.web.config import Settings
+
+    return Settings().database_url
+
+
+def run_migrations_offline() -> None:
+    """Emit SQL without a database connection (``alembic upgrade head --sql``)."""
+    url = _url()
+    context.configure(
+        url=url,
+        target_metadata=target_metadata,
+        literal_binds=True,
+        render_as_batch=url.startswith("sqlite"),
+        dialect_opts={"paramstyle": "named"},
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations_online() -> None:
+    """Apply migrations on a live connection."""
+    url = _url()
+    engine = make_engine(url)
+    if not url.startswith("sqlite"):
+        engine.pool = pool.NullPool(engine.pool._creator)
+    with engine.connect() as connection:
+        context.configure(
+            connection=connection, target_metadata=target_metadata, render_as_batch=url.startswith("sqlite")
+        )
+        with context.begin_transaction():
+            context.run_migrations()
+    engine.dispose()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    run_migrations_online()

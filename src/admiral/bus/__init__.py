@@ -1,0 +1,92 @@
+"""Event fan-out between the game service and the sockets: a small injectable interface.
+
+:class:`EventBus` is what the service and the web layer use; :class:`InProcessBus` is the default.
+A Redis pub/sub implementation (a later issue) fits the same interface so several app instances share
+one game.
+
+>>> import asyncio
+>>> async def demo():
+...     bus = InProcessBus()
+...     sub = bus.subscribe("game:x")
+...     await bus.publish("game:x", {"version": 3})
+...     msg = await sub.get()
+...     sub.close()
+...     return msg
+>>> asyncio.run(demo())
+{'version': 3}
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from typing import Any
+
+__all__ = ["EventBus", "InProcessBus", "Subscription"]
+
+
+class Subscription:
+    """Messages of one channel for one subscriber, in order. ``close()`` stops delivery.
+
+    The queue is bounded (``maxsize`` messages); when a slow subscriber falls behind, the oldest
+    message is dropped: game messages say "changed, version N", so the newest one suffices.
+    """
+
+    def __init__(self, bus: InProcessBus, channel: str, maxsize: int = 64) -> None:
+        self.channel = channel
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize)
+        self._bus = bus
+
+    def put(self, message: dict[str, Any]) -> None:
+        """Deliver ``message`` (drops the oldest one if the queue is full)."""
+        if self.queue.full():
+            self.queue.get_nowait()
+        self.queue.put_nowait(message)
+
+    async def get(self) -> dict[str, Any]:
+        """The next message (waits for one)."""
+        return await self.queue.get()
+
+    def close(self) -> None:
+        """Unsubscribe."""
+        self._bus._unsubscribe(self)
+
+
+class EventBus(ABC):
+    """Publish/subscribe on named channels (``game:{id}``). Messages are JSON-ready dicts."""
+
+    @abstractmethod
+    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to every current subscriber of ``channel``."""
+
+    @abstractmethod
+    def subscribe(self, channel: str) -> Subscription:
+        """Start receiving the messages of ``channel``."""
+
+    async def close(self) -> None:  # noqa: B027 - optional hook
+        """Release resources (connections of a networked bus)."""
+
+
+class InProcessBus(EventBus):
+    """The embedded bus: subscribers are queues in this process."""
+
+    def __init__(self) -> None:
+        self._subs: dict[str, set[Subscription]] = {}
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        """Deliver to every subscriber of ``channel`` now (never blocks)."""
+        for sub in tuple(self._subs.get(channel, ())):
+            sub.put(message)
+
+    def subscribe(self, channel: str) -> Subscription:
+        """A new :class:`Subscription` to ``channel``."""
+        sub = Subscription(self, channel)
+        self._subs.setdefault(channel, set()).add(sub)
+        return sub
+
+    def _unsubscribe(self, sub: Subscription) -> None:
+        subs = self._subs.get(sub.channel)
+        if subs is not None:
+            subs.discard(sub)
+            if not subs:
+                del self._subs[sub.channel]

@@ -1,0 +1,15 @@
+"""Use cases of the server: the lobby, the game service (lock → apply → save → publish), clocks, timers.
+
+Nothing here imports FastAPI or Starlette; the service talks to the rules through :class:`Ruleset`.
+"""
+
+from .errors import ServiceError
+from .games import GameService, ServiceOptions
+from .lobby import GameSettings, hash_token, new_browser_token
+from .messages import ClientMessage, parse_client_message
+from .ruleset import AdmiralRuleset, Ruleset
+
+__all__ = [
+    "AdmiralRuleset", "ClientMessage", "GameService", "GameSettings", "Ruleset", "ServiceError", "ServiceOptions",
+    "hash_token", "new_browser_token", "parse_client_message",
+]  # fmt: skip

@@ -1,0 +1,940 @@
+"""The game service: lobby, setup, play, clocks, timers and presence of friend games.
+
+One move, end to end (DESIGN.md): a message → :meth:`GameService.handle` → the game's asyncio lock →
+the ruleset applies it to the cached game → the action rows are appended (unique ``(game_id, ply)``)
+and the game row updated in one transaction → commit → ``{"type": "changed", "version"}`` is published
+on ``game:{id}`` → every socket of the game builds ITS seat's snapshot with :meth:`GameService.snapshot`.
+
+Every mutation of a game happens under its lock, so actions of one game run one at a time; games do
+not wait for each other. A game in progress is cached in memory (:class:`LiveGame`) and rebuilt after a
+restart by replaying its action rows. Clocks (rules §13) are :class:`GameClock` values checkpointed to
+the database with every action and by the sweeper every ``sweep_interval_s`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from admiral.bus import EventBus
+from admiral.store import GameRow, GameSeatRow, Store
+from admiral.store.repo import ACTIVE, DuplicatePly, LoadedGame
+
+from .clock import GameClock
+from .errors import ServiceError, engine_message
+from .lobby import GameSettings, hash_token, new_game_id
+from .messages import ActionMsg, ClientMessage, PrefsMsg, SetupAutoMsg, SetupReadyMsg, SetupUpdateMsg
+from .ruleset import RuleError, Ruleset
+
+__all__ = ["GameService", "LiveGame", "Seat", "ServiceOptions"]
+
+log = logging.getLogger("admiral.game")
+
+SIDES = ("south", "north")
+
+
+def _other(side: str) -> str:
+    return "north" if side == "south" else "south"
+
+
+def _wall_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class ServiceOptions:
+    """Tunables of the service. ``claim_grace_ms``: disconnection before a claim is allowed (rules §10.1);
+    ``sweep_interval_s``: period of flag checks and clock checkpoints; ``secret_key`` seals invite codes."""
+
+    claim_grace_ms: int = 60_000
+    sweep_interval_s: float = 2.0
+    secret_key: str = "dev"
+
+
+@dataclass
+class Seat:
+    """One side of a live game. ``gone_since``: monotonic time its last socket closed (or the game was loaded)."""
+
+    side: str
+    browser_hash: str | None
+    draft: dict[str, str]
+    ready: bool
+    auto_declare: bool
+    connections: int = 0
+    gone_since: float = field(default_factory=time.monotonic)
+
+
+class GameLog(logging.LoggerAdapter):
+    """Log lines about one game, each carrying ``game=<id>``."""
+
+    def process(self, msg: Any, kwargs: Any) -> tuple[Any, Any]:
+        """Prefix the message with the game id and pass it as ``extra["game_id"]`` too."""
+        kwargs.setdefault("extra", {})["game_id"] = self.extra["game_id"]
+        return f"game={self.extra['game_id']} {msg}", kwargs
+
+
+class LiveGame:
+    """A game cached in memory: its settings, seats, engine handle, clock, timer and lock."""
+
+    def __init__(self, row: GameRow, seats: dict[str, Seat]) -> None:
+        self.id = row.id
+        self.status = row.status
+        self.settings = GameSettings.from_dict(row.settings)
+        self.creator_hash = row.creator_hash
+        self.invite_sealed = row.invite_sealed
+        self.seats = seats
+        self.game: Any = None
+        self.clock: GameClock | None = None
+        self.setup_deadline_ms: int | None = row.setup_deadline
+        self.draw_offer = row.draw_offer
+        self.rematch_id = row.rematch_id
+        self.result: dict[str, Any] | None = (
+            {"winner": row.result_winner, "reason": row.result_reason} if row.result_reason else None
+        )
+        self.turns = {"south": 0, "north": 0}
+        self.finished = row.finished_at is not None
+        self.lock = asyncio.Lock()
+        self.timer: asyncio.TimerHandle | None = None
+        self.log = GameLog(log, {"game_id": row.id})
+
+    @property
+    def active(self) -> bool:
+        """Not finished: waiting, setup or play."""
+        return self.status in ACTIVE
+
+    def seat_of(self, browser_hash: str | None) -> str | None:
+        """The side held by ``browser_hash``, else ``None``."""
+        if browser_hash is None:
+            return None
+        for side, seat in self.seats.items():
+            if seat.browser_hash == browser_hash:
+                return side
+        return None
+
+
+class GameService:
+    """Friend games: create, join, set up, play, end; clocks and timers; presence. See the module docstring.
+
+    ``store``: the repository; ``bus``: where "game changed" is published; ``ruleset``: the game's rules.
+    Call :meth:`start` inside the running event loop before use and :meth:`stop` at shutdown.
+    """
+
+    def __init__(self, store: Store, bus: EventBus, ruleset: Ruleset, options: ServiceOptions | None = None) -> None:
+        self.store = store
+        self.bus = bus
+        self.rules = ruleset
+        self.options = options or ServiceOptions()
+        self.games: dict[str, LiveGame] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self._sweeper: asyncio.Task | None = None
+
+    # -- life cycle ----------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load every unfinished game, restart running clocks from now (downtime is charged to nobody),
+        shift setup deadlines by the downtime, arm the timers and start the sweeper."""
+        for game_id in self.store.active_game_ids():
+            try:
+                g = self._load(game_id, resume=True)
+            except Exception:  # a broken game must not keep the server down
+                log.exception("game=%s resume failed", game_id)
+                continue
+            if g is not None:
+                self._schedule(g)
+        self._sweeper = asyncio.create_task(self._sweep_forever(), name="admiral-sweeper")
+
+    async def stop(self) -> None:
+        """Stop the sweeper and the timers, checkpoint the running clocks."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            try:
+                await self._sweeper
+            except (asyncio.CancelledError, Exception):
+                pass
+        for g in self.games.values():
+            if g.timer is not None:
+                g.timer.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        self._checkpoint()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- loading ---------------------------------------------------------------------------------------
+
+    def get(self, game_id: str) -> LiveGame:
+        """The live game ``game_id`` (loaded from the database on first use).
+
+        :raises ServiceError: ``not_found``.
+        """
+        g = self.games.get(game_id)
+        if g is None:
+            g = self._load(game_id, resume=False) if len(game_id) <= 16 else None
+        if g is None:
+            raise ServiceError("not_found", "Партия не найдена.")
+        return g
+
+    def _load(self, game_id: str, *, resume: bool) -> LiveGame | None:
+        loaded = self.store.load_game(game_id)
+        if loaded is None:
+            return None
+        g = LiveGame(loaded.game, {})
+        self._fill(g, loaded)
+        if resume:
+            self._resume(g, loaded.game)
+        self.games[game_id] = g
+        return g
+
+    def _fill(self, g: LiveGame, loaded: LoadedGame) -> None:
+        """(Re)build a live game from its rows: seats, the engine game by replay, turns, clock."""
+        row = loaded.game
+        g.status = row.status
+        g.draw_offer, g.rematch_id = row.draw_offer, row.rematch_id
+        g.setup_deadline_ms = row.setup_deadline
+        g.seats = {
+            side: Seat(side, s.browser_hash, dict(s.draft or {}), s.ready, s.auto_declare)
+            for side, s in loaded.seats.items()
+        }
+        g.game, g.turns = None, {"south": 0, "north": 0}
+        if all(g.seats[s].ready for s in SIDES) and row.started_at is not None:
+            g.game = self.rules.new_game({s: g.seats[s].draft for s in SIDES}, self._record_settings(g))
+            for a in loaded.actions:
+                applied = self.rules.apply(g.game, a.notation)
+                if applied.turn and applied.actor:
+                    g.turns[applied.actor] += 1
+            result = self.rules.result(g.game)
+            if result is not None:
+                g.result = result
+        if g.settings.base_ms and g.game is not None:
+            g.clock = GameClock({"south": row.clock_south_ms or 0, "north": row.clock_north_ms or 0})
+            g.clock.start(row.clock_running, time.monotonic(), row.clock_started_at or _wall_ms())
+        else:
+            g.clock = None
+
+    def _resume(self, g: LiveGame, row: GameRow) -> None:
+        """After a restart: running clocks start again from now; the setup deadline moves by the downtime."""
+        wall, mono = _wall_ms(), time.monotonic()
+        values: dict[str, Any] = {"checkpoint_at": wall}
+        if g.clock is not None and g.status == "play":
+            g.clock.start(g.clock.running, mono, wall)
+            values["clock_started_at"] = wall
+        if g.status == "setup" and g.setup_deadline_ms is not None:
+            down = max(0, wall - (row.checkpoint_at or wall))
+            g.setup_deadline_ms += down
+            values["setup_deadline"] = g.setup_deadline_ms
+        self.store.update_game(g.id, **values)
+        g.log.info("resumed status=%s ply=%s", g.status, self._version(g))
+
+    def _record_settings(self, g: LiveGame) -> dict[str, Any]:
+        return {"game_id": g.id, **g.settings.to_dict()}
+
+    async def _refresh(self, g: LiveGame) -> None:
+        """Rebuild ``g`` in place from the database (after a failed write)."""
+        loaded = self.store.load_game(g.id)
+        if loaded is not None:
+            self._fill(g, loaded)
+            self._schedule(g)
+
+    # -- invite codes ------------------------------------------------------------------------------------
+
+    def _pad(self, game_id: str) -> bytes:
+        return hmac.new(self.options.secret_key.encode(), f"invite:{game_id}".encode(), hashlib.sha256).digest()[:16]
+
+    def _seal(self, game_id: str, code: bytes) -> str:
+        return bytes(a ^ b for a, b in zip(code, self._pad(game_id), strict=True)).hex()
+
+    def invite_code(self, g: LiveGame) -> str | None:
+        """The plain invite code of ``g`` (kept sealed with the secret key, never in clear in the database)."""
+        if not g.invite_sealed:
+            return None
+        raw = bytes(a ^ b for a, b in zip(bytes.fromhex(g.invite_sealed), self._pad(g.id), strict=True))
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    def _new_invite(self, game_id: str) -> tuple[str, str, str]:
+        raw = secrets.token_bytes(16)
+        code = base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+        return code, hash_token(code), self._seal(game_id, raw)
+
+    # -- lobby -------------------------------------------------------------------------------------------
+
+    def create_game(self, browser_hash: str, settings: GameSettings) -> tuple[str, str]:
+        """Create a friend game and seat its creator (``settings.side``, or a random side).
+
+        :returns: ``(game_id, invite_code)``.
+        """
+        side = settings.side if settings.side in SIDES else secrets.choice(SIDES)
+        for _ in range(5):
+            game_id = new_game_id()
+            if self.store.load_game(game_id) is None:
+                break
+        code, invite_hash, sealed = self._new_invite(game_id)
+        row = GameRow(
+            id=game_id, invite_hash=invite_hash, invite_sealed=sealed, creator_hash=browser_hash, status="waiting",
+            settings=settings.to_dict(), seed=secrets.randbits(62), ply=0,
+        )  # fmt: skip
+        seats = [
+            GameSeatRow(
+                game_id=game_id,
+                side=s,
+                browser_hash=browser_hash if s == side else None,
+                draft={},
+                ready=False,
+                auto_declare=False,
+                joined_at=_now() if s == side else None,
+            )
+            for s in SIDES
+        ]
+        self.store.create_game(row, seats)
+        g = LiveGame(row, {s.side: Seat(s.side, s.browser_hash, {}, False, False) for s in seats})
+        self.games[game_id] = g
+        g.log.info("created side=%s settings=%s", side, settings.to_dict())
+        return game_id, code
+
+    def game_by_invite(self, code: str) -> LiveGame | None:
+        """The game an invite code belongs to, if any."""
+        if not code or len(code) > 64:
+            return None
+        game_id = self.store.game_id_by_invite(hash_token(code))
+        return None if game_id is None else self.get(game_id)
+
+    def invite_state(self, g: LiveGame, browser_hash: str | None) -> str:
+        """For the invite page: ``creator``, ``seated`` (this browser holds a seat), ``open`` or ``used``."""
+        if browser_hash is not None and browser_hash == g.creator_hash:
+            return "creator"
+        if g.seat_of(browser_hash) is not None:
+            return "seated"
+        if g.status == "waiting" and any(s.browser_hash is None for s in g.seats.values()):
+            return "open"
+        return "used"
+
+    async def claim(self, code: str, browser_hash: str) -> str | None:
+        """Claim the free seat of the invite's game for ``browser_hash`` (atomic, single use).
+
+        :returns: the game id (whether or not the seat was won: a loser becomes a spectator), ``None`` for an
+            unknown invite.
+        """
+        g = self.game_by_invite(code)
+        if g is None:
+            return None
+        if self.invite_state(g, browser_hash) != "open":
+            return g.id
+        async with g.lock:
+            free = [s for s in SIDES if g.seats[s].browser_hash is None]
+            if g.status != "waiting" or not free:
+                return g.id
+            if not self.store.claim_seat(g.id, free[0], browser_hash):
+                await self._refresh(g)
+                return g.id
+            g.seats[free[0]].browser_hash = browser_hash
+            g.seats[free[0]].gone_since = time.monotonic()
+            g.status = "setup"
+            values: dict[str, Any] = {"status": "setup"}
+            if g.settings.setup_ms:
+                g.setup_deadline_ms = _wall_ms() + g.settings.setup_ms
+                values["setup_deadline"] = g.setup_deadline_ms
+            values["checkpoint_at"] = _wall_ms()
+            self.store.update_game(g.id, **values)
+            g.log.info("joined side=%s", free[0])
+            if all(g.seats[s].ready for s in SIDES):
+                self._start_play(g)
+            self._schedule(g)
+        await self._publish(g)
+        return g.id
+
+    def role(self, g: LiveGame, browser_hash: str | None) -> str:
+        """``south``, ``north`` or ``spectator`` for the browser ``browser_hash``."""
+        return g.seat_of(browser_hash) or "spectator"
+
+    def invite_url_for(self, g: LiveGame, browser_hash: str | None) -> str | None:
+        """``/j/{code}`` for the creator until the friend joined, else ``None``."""
+        if g.status != "waiting" or browser_hash is None or browser_hash != g.creator_hash:
+            return None
+        code = self.invite_code(g)
+        return None if code is None else f"/j/{code}"
+
+    # -- presence ----------------------------------------------------------------------------------------
+
+    async def connect(self, g: LiveGame, side: str | None) -> None:
+        """A socket of ``side`` (``None``: spectator) opened."""
+        if side is None:
+            return
+        seat = g.seats[side]
+        seat.connections += 1
+        if seat.connections == 1:
+            await self._publish(g)
+
+    async def disconnect(self, g: LiveGame, side: str | None) -> None:
+        """A socket of ``side`` closed; when its last one closes the claim grace starts."""
+        if side is None:
+            return
+        seat = g.seats[side]
+        seat.connections = max(0, seat.connections - 1)
+        if seat.connections == 0:
+            seat.gone_since = time.monotonic()
+            await self._publish(g)
+            if g.status == "play":  # let the opponent's page learn when a claim becomes possible
+                loop = asyncio.get_running_loop()
+                loop.call_later(self.options.claim_grace_ms / 1000 + 0.05, lambda: self._spawn(self._publish(g)))
+
+    def _disconnected_ms(self, g: LiveGame, side: str, mono: float) -> int:
+        seat = g.seats[side]
+        if seat.browser_hash is None or seat.connections > 0:
+            return 0
+        return int((mono - seat.gone_since) * 1000)
+
+    # -- snapshots ---------------------------------------------------------------------------------------
+
+    def _version(self, g: LiveGame) -> int:
+        return 0 if g.game is None else self.rules.ply(g.game)
+
+    def can_abort(self, g: LiveGame) -> bool:
+        """Whether the game may still be aborted: before play, or while neither side has made two turns."""
+        if g.status in ("waiting", "setup"):
+            return True
+        return g.status == "play" and all(n < 2 for n in g.turns.values())
+
+    def can_claim(self, g: LiveGame, side: str | None, mono: float | None = None) -> bool:
+        """Whether ``side`` may claim the win: in play, its opponent disconnected ≥ the grace time."""
+        if side is None or g.status != "play":
+            return False
+        mono = time.monotonic() if mono is None else mono
+        return self._disconnected_ms(g, _other(side), mono) >= self.options.claim_grace_ms
+
+    def snapshot(self, g: LiveGame, side: str | None, browser_hash: str | None = None) -> dict[str, Any]:
+        """The ``snapshot`` message for ``side`` (``None``: spectator); see docs/protocol.md."""
+        mono = time.monotonic()
+        clocks: dict[str, Any] = {"south_ms": None, "north_ms": None, "running": None, "setup_ms": None}
+        if g.clock is not None:
+            clocks.update(
+                south_ms=max(0, g.clock.left("south", mono)),
+                north_ms=max(0, g.clock.left("north", mono)),
+                running=g.clock.running if g.status == "play" else None,
+            )
+        elif g.settings.base_ms:
+            clocks.update(south_ms=g.settings.base_ms, north_ms=g.settings.base_ms)
+        if g.status == "setup" and g.setup_deadline_ms is not None:
+            clocks["setup_ms"] = max(0, g.setup_deadline_ms - _wall_ms())
+        game = {
+            "id": g.id,
+            "status": g.status,
+            "version": self._version(g),
+            "seat": side,
+            "settings": {k: v for k, v in g.settings.to_dict().items() if k != "time_control"},
+            "invite_url": self.invite_url_for(g, browser_hash) if side is not None else None,
+            "players": {
+                s: {
+                    "joined": g.seats[s].browser_hash is not None,
+                    "connected": g.seats[s].connections > 0,
+                    "ready": g.seats[s].ready,
+                    "disconnected_ms": self._disconnected_ms(g, s, mono),
+                    "auto_declare": g.seats[s].auto_declare if s == side else None,
+                }
+                for s in SIDES
+            },
+            "clocks": clocks,
+            "draw_offer": g.draw_offer,
+            "can_abort": self.can_abort(g) and side is not None,
+            "can_claim": self.can_claim(g, side, mono),
+            "result": g.result,
+            "rematch_url": None if g.rematch_id is None else f"/g/{g.rematch_id}",
+        }
+        view = None
+        setup = None
+        if g.game is not None:
+            audience = "full" if g.status == "over" else (side or "spectator")
+            view = self.rules.view(g.game, audience)
+        elif side is not None:
+            setup = self._setup_state(g, side)
+        if g.game is None and side is not None and g.status in ("waiting", "setup"):
+            setup = self._setup_state(g, side)
+        return {"type": "snapshot", "game": game, "view": view, "setup": setup}
+
+    def _setup_state(self, g: LiveGame, side: str) -> dict[str, Any]:
+        seat = g.seats[side]
+        problems = self.rules.setup_problems(side, seat.draft, complete=seat.ready)
+        return {"draft": seat.draft, "problems": problems, "ready": seat.ready}
+
+    def setup_state_message(self, g: LiveGame, side: str) -> dict[str, Any]:
+        """The ``setup.state`` message for ``side``."""
+        return {"type": "setup.state", **self._setup_state(g, side)}
+
+    async def _publish(self, g: LiveGame, **extra: Any) -> None:
+        await self.bus.publish(f"game:{g.id}", {"type": "changed", "version": self._version(g), **extra})
+
+    # -- the one entry point for socket messages -------------------------------------------------------
+
+    async def handle(self, g: LiveGame, side: str | None, msg: ClientMessage) -> list[dict[str, Any]]:
+        """Handle one validated client message from a socket of ``side`` (``None``: spectator).
+
+        :returns: the messages to send back to that socket (others learn through the bus).
+        :raises ServiceError: for a refused request; the game is unchanged then.
+        """
+        kind = msg.type
+        if kind == "ping":
+            return [{"type": "pong"}]
+        if side is None:
+            raise ServiceError("not_a_player", "Вы зритель: действовать могут только игроки.")
+        if isinstance(msg, SetupUpdateMsg | SetupAutoMsg | SetupReadyMsg):
+            return await self._setup(g, side, msg)
+        if isinstance(msg, ActionMsg):
+            await self.submit(g, side, msg.ply, msg.action)
+            return []
+        if isinstance(msg, PrefsMsg):
+            await self.set_prefs(g, side, auto_declare=msg.auto_declare)
+            return []
+        if kind == "resign":
+            await self._end(g, side, "resign")
+        elif kind == "draw.offer":
+            await self.offer_draw(g, side)
+        elif kind == "draw.accept":
+            await self.accept_draw(g, side)
+        elif kind == "draw.decline":
+            await self.decline_draw(g, side)
+        elif kind == "abort":
+            await self.abort(g, side)
+        elif kind == "claim":
+            await self._end(g, side, "claim")
+        elif kind == "rematch":
+            url = await self.rematch(g, side)
+            return [{"type": "rematch", "url": url}]
+        return []
+
+    # -- setup -----------------------------------------------------------------------------------------
+
+    async def _setup(self, g: LiveGame, side: str, msg: SetupUpdateMsg | SetupAutoMsg | SetupReadyMsg) -> list[dict]:
+        async with g.lock:
+            if g.status not in ("waiting", "setup"):
+                raise self._not_in_setup(g)
+            seat = g.seats[side]
+            if seat.ready:
+                raise ServiceError("already_ready", "Расстановка уже зафиксирована: вы готовы.")
+            if isinstance(msg, SetupUpdateMsg):
+                seat.draft = dict(msg.setup)
+            elif isinstance(msg, SetupAutoMsg):
+                seat.draft = self.rules.auto_setup(side, secrets.randbits(62), dict(msg.setup))
+            else:
+                problems = self.rules.setup_problems(side, dict(msg.setup), complete=True)
+                if problems:
+                    raise ServiceError(
+                        "invalid_setup", "Расстановка неверна: " + " ".join(p["message"] for p in problems[:3]),
+                        {"problems": problems},
+                    )  # fmt: skip
+                seat.draft, seat.ready = dict(msg.setup), True
+            self.store.update_seat(g.id, side, draft=seat.draft, ready=seat.ready)
+            started = False
+            if seat.ready:
+                g.log.info("ready side=%s", side)
+                if g.status == "setup" and all(g.seats[s].ready for s in SIDES):
+                    self._start_play(g)
+                    started = True
+                self._schedule(g)
+        if seat.ready or started:
+            await self._publish(g)
+        return [self.setup_state_message(g, side)] if not started else []
+
+    def _not_in_setup(self, g: LiveGame) -> ServiceError:
+        if g.status in ("over", "aborted"):
+            return ServiceError("game_over", "Партия окончена.")
+        return ServiceError("not_in_setup", "Расстановка уже закончена.")
+
+    def _start_play(self, g: LiveGame) -> None:
+        """Both fleets are ready: build the game, start South's clock. Caller holds the lock."""
+        g.game = self.rules.new_game({s: g.seats[s].draft for s in SIDES}, self._record_settings(g))
+        g.status = "play"
+        g.setup_deadline_ms = None
+        wall, mono = _wall_ms(), time.monotonic()
+        values: dict[str, Any] = {"status": "play", "started_at": _now(), "setup_deadline": None, "checkpoint_at": wall}
+        if g.settings.base_ms:
+            g.clock = GameClock({"south": g.settings.base_ms, "north": g.settings.base_ms})
+            g.clock.start(self.rules.to_act(g.game), mono, wall)
+            values.update(self._clock_values(g))
+        for s in SIDES:
+            g.seats[s].gone_since = mono
+        self.store.update_game(g.id, **values)
+        g.log.info("play started")
+
+    def _expire_setup(self, g: LiveGame) -> None:
+        """The setup time ran out: complete every unready draft with auto-arrangement and ready it (rules §3.6).
+        Caller holds the lock."""
+        for side in SIDES:
+            seat = g.seats[side]
+            if not seat.ready:
+                seat.draft = self.rules.auto_setup(side, secrets.randbits(62), seat.draft)
+                seat.ready = True
+                self.store.update_seat(g.id, side, draft=seat.draft, ready=True)
+                g.log.info("setup time out: auto-arranged side=%s", side)
+        self._start_play(g)
+
+    async def set_prefs(self, g: LiveGame, side: str, *, auto_declare: bool) -> None:
+        """Set the seat's "always declare the strongest formation" preference; if a declaration is pending
+        for it now, it is made at once."""
+        async with g.lock:
+            g.seats[side].auto_declare = auto_declare
+            self.store.update_seat(g.id, side, auto_declare=auto_declare)
+            changed = False
+            if (
+                auto_declare
+                and g.status == "play"
+                and self.rules.to_act(g.game) == side
+                and (decl := self.rules.auto_declaration(g.game)) is not None
+            ):
+                self._commit(g, [decl])
+                changed = True
+        if changed:
+            await self._publish(g)
+
+    # -- play --------------------------------------------------------------------------------------------
+
+    async def submit(self, g: LiveGame, side: str, ply: int, action: str) -> None:
+        """A player's action made at version ``ply`` (docs/protocol.md ``action``).
+
+        :raises ServiceError: ``game_over``, ``not_started``, ``stale_ply``, ``not_your_turn``,
+            ``illegal_action`` (engine code and reason in ``detail``).
+        """
+        try:
+            notation = self.rules.parse_player_action(action)
+        except RuleError as e:
+            raise ServiceError("illegal_action", engine_message(e.code), {"code": e.code, "reason": e.reason}) from None
+        flagged = False
+        async with g.lock:
+            self._check_playing(g)
+            if ply != self.rules.ply(g.game):
+                raise ServiceError(
+                    "stale_ply", "Позиция уже изменилась: ход не принят.", {"ply": self.rules.ply(g.game)}
+                )
+            if self.rules.to_act(g.game) != side:
+                raise ServiceError("not_your_turn", "Сейчас не ваш ход.")
+            if g.clock is not None and g.clock.left(side, time.monotonic()) <= 0:
+                self._commit(g, [self.rules.end_action("flag", side)])
+                flagged = True
+            else:
+                self._commit(g, [notation])
+        await self._publish(g)
+        if flagged:
+            raise ServiceError("game_over", "Ваше время истекло.")
+
+    def _check_playing(self, g: LiveGame) -> None:
+        if g.status in ("over", "aborted"):
+            raise ServiceError("game_over", "Партия окончена.")
+        if g.status != "play":
+            raise ServiceError("not_started", "Партия ещё не началась.")
+
+    def _commit(self, g: LiveGame, actions: list[str]) -> None:
+        """Apply ``actions`` (then any automatic declarations), append their rows and save the game, in one
+        transaction. Caller holds the lock.
+
+        :raises ServiceError: ``illegal_action`` if the first action is illegal (nothing changes then).
+        """
+        rows: list[tuple[int, str, str | None]] = []
+        for i, notation in enumerate(actions):
+            try:
+                self._apply_one(g, notation, rows)
+            except RuleError as e:
+                if i == 0:
+                    raise ServiceError(
+                        "illegal_action", engine_message(e.code), {"code": e.code, "reason": e.reason}
+                    ) from None
+                raise
+        while (
+            g.game is not None
+            and (to_act := self.rules.to_act(g.game)) is not None
+            and g.seats[to_act].auto_declare
+            and (decl := self.rules.auto_declaration(g.game)) is not None
+        ):
+            self._apply_one(g, decl, rows)
+        result = self.rules.result(g.game)
+        values = self._clock_values(g)
+        values.update(ply=self.rules.ply(g.game), draw_offer=g.draw_offer, checkpoint_at=_wall_ms())
+        if result is not None:
+            g.status, g.result, g.draw_offer = "over", result, None
+            values.update(
+                status="over", result_winner=result["winner"], result_reason=result["reason"], finished_at=_now(),
+                draw_offer=None,
+            )  # fmt: skip
+            g.log.info("over winner=%s reason=%s ply=%s", result["winner"], result["reason"], values["ply"])
+        try:
+            self.store.append_actions(g.id, rows, **values)
+        except DuplicatePly:
+            g.log.warning("duplicate ply on write; reloading from the database")
+            self._spawn(self._refresh(g))
+            raise ServiceError("stale_ply", "Позиция уже изменилась: ход не принят.") from None
+        for ply, notation, actor in rows:
+            g.log.info("ply=%s side=%s action=%s", ply, actor, notation)
+        self._schedule(g)
+
+    def _apply_one(self, g: LiveGame, notation: str, rows: list) -> None:
+        applied = self.rules.apply(g.game, notation)
+        rows.append((self.rules.ply(g.game) - 1, notation, applied.actor))
+        if applied.turn and applied.actor:
+            g.turns[applied.actor] += 1
+            if g.draw_offer is not None and g.draw_offer != applied.actor:
+                g.draw_offer = None  # an offer lapses when the offerer's opponent moves
+        if g.clock is not None:
+            nxt = self.rules.to_act(g.game)
+            g.clock.switch(
+                nxt, time.monotonic(), _wall_ms(),
+                increment_to=applied.completed if nxt is not None else None, increment_ms=g.settings.increment_ms,
+            )  # fmt: skip
+
+    def _clock_values(self, g: LiveGame) -> dict[str, Any]:
+        c = g.clock
+        if c is None:
+            return {}
+        return {
+            "clock_south_ms": c.remaining["south"],
+            "clock_north_ms": c.remaining["north"],
+            "clock_running": c.running,
+            "clock_started_at": c.started_wall_ms,
+        }
+
+    # -- ends --------------------------------------------------------------------------------------------
+
+    async def _end(self, g: LiveGame, side: str, how: str) -> None:
+        """Resign (``resign``) or claim the win over a disconnected opponent (``claim``)."""
+        async with g.lock:
+            self._check_playing(g)
+            if how == "claim":
+                if not self.can_claim(g, side):
+                    raise ServiceError(
+                        "cannot_claim", "Победу можно потребовать, когда соперник отключён не меньше минуты."
+                    )
+                self._commit(g, [self.rules.end_action("abandon", _other(side))])
+            else:
+                self._commit(g, [self.rules.end_action("resign", side)])
+        await self._publish(g)
+
+    async def offer_draw(self, g: LiveGame, side: str) -> None:
+        """Offer a draw; an offer already made by the opponent is accepted instead."""
+        async with g.lock:
+            self._check_playing(g)
+            if g.draw_offer == _other(side):
+                self._commit(g, [self.rules.end_action("draw", None)])
+            elif g.draw_offer == side:
+                raise ServiceError("draw_already_offered", "Вы уже предложили ничью.")
+            else:
+                g.draw_offer = side
+                self.store.update_game(g.id, draw_offer=side)
+                g.log.info("draw offered side=%s", side)
+        await self._publish(g)
+
+    async def accept_draw(self, g: LiveGame, side: str) -> None:
+        """Accept the opponent's draw offer: the game ends in a draw by agreement (rules §10.3)."""
+        async with g.lock:
+            self._check_playing(g)
+            if g.draw_offer != _other(side):
+                raise ServiceError("no_draw_offer", "Соперник не предлагал ничью.")
+            self._commit(g, [self.rules.end_action("draw", None)])
+        await self._publish(g)
+
+    async def decline_draw(self, g: LiveGame, side: str) -> None:
+        """Decline the opponent's draw offer."""
+        async with g.lock:
+            self._check_playing(g)
+            if g.draw_offer != _other(side):
+                raise ServiceError("no_draw_offer", "Соперник не предлагал ничью.")
+            g.draw_offer = None
+            self.store.update_game(g.id, draw_offer=None)
+            g.log.info("draw declined side=%s", side)
+        await self._publish(g)
+
+    async def abort(self, g: LiveGame, side: str) -> None:
+        """Abort the game: before play, or while neither side has made two turns. Status ``aborted``, no result."""
+        async with g.lock:
+            if g.status in ("over", "aborted"):
+                raise ServiceError("game_over", "Партия окончена.")
+            if not self.can_abort(g):
+                raise ServiceError("cannot_abort", "Отменить партию можно, пока ни одна сторона не сделала двух ходов.")
+            g.status, g.draw_offer = "aborted", None
+            values: dict[str, Any] = {"status": "aborted", "finished_at": _now(), "draw_offer": None}
+            if g.clock is not None:
+                g.clock.switch(None, time.monotonic(), _wall_ms())
+                values.update(self._clock_values(g))
+            self.store.update_game(g.id, **values)
+            g.log.info("aborted by side=%s", side)
+            self._schedule(g)
+        await self._publish(g)
+
+    async def rematch(self, g: LiveGame, side: str) -> str:
+        """After the end: a new game with the same settings, sides swapped, both seats bound.
+
+        :returns: the new game's URL (the same one if a rematch exists already).
+        :raises ServiceError: ``not_over`` while the game is on.
+        """
+        async with g.lock:
+            if g.status not in ("over", "aborted"):
+                raise ServiceError("not_over", "Реванш — после окончания партии.")
+            if g.rematch_id is None:
+                new_id = new_game_id()
+                _, invite_hash, _ = self._new_invite(new_id)
+                row = GameRow(
+                    id=new_id, invite_hash=invite_hash, invite_sealed=None, creator_hash=g.creator_hash,
+                    status="setup", settings=g.settings.to_dict(), seed=secrets.randbits(62), ply=0, rematch_of=g.id,
+                    checkpoint_at=_wall_ms(),
+                    setup_deadline=_wall_ms() + g.settings.setup_ms if g.settings.setup_ms else None,
+                )  # fmt: skip
+                seats = [
+                    GameSeatRow(
+                        game_id=new_id,
+                        side=s,
+                        browser_hash=g.seats[_other(s)].browser_hash,
+                        draft={},
+                        ready=False,
+                        auto_declare=g.seats[_other(s)].auto_declare,
+                        joined_at=_now(),
+                    )
+                    for s in SIDES
+                ]
+                self.store.create_game(row, seats)
+                self.store.update_game(g.id, rematch_id=new_id)
+                g.rematch_id = new_id
+                new = LiveGame(row, {s.side: Seat(s.side, s.browser_hash, {}, False, s.auto_declare) for s in seats})
+                self.games[new_id] = new
+                self._schedule(new)
+                g.log.info("rematch game=%s by side=%s", new_id, side)
+            url = f"/g/{g.rematch_id}"
+        await self._publish(g, rematch_url=url)
+        return url
+
+    # -- timers and the sweeper ----------------------------------------------------------------------------
+
+    def _schedule(self, g: LiveGame) -> None:
+        """(Re)arm the game's timer: the running clock's flag, or the setup deadline."""
+        if g.timer is not None:
+            g.timer.cancel()
+            g.timer = None
+        delay: float | None = None
+        if g.status == "play" and g.clock is not None:
+            delay = g.clock.seconds_to_flag(time.monotonic())
+        elif g.status == "setup" and g.setup_deadline_ms is not None:
+            delay = max(0.0, (g.setup_deadline_ms - _wall_ms()) / 1000)
+        if delay is not None:
+            loop = asyncio.get_running_loop()
+            g.timer = loop.call_later(delay + 0.01, lambda: self._spawn(self._on_timer(g)))
+
+    async def _on_timer(self, g: LiveGame) -> None:
+        changed = False
+        async with g.lock:
+            changed = self._check_deadlines(g)
+            if not changed:
+                self._schedule(g)
+        if changed:
+            await self._publish(g)
+
+    def _check_deadlines(self, g: LiveGame) -> bool:
+        """Flag fall or setup expiry, if due. Caller holds the lock. Returns whether the game changed."""
+        mono = time.monotonic()
+        if g.status == "play" and g.clock is not None and g.clock.running is not None:
+            side = g.clock.running
+            if g.clock.left(side, mono) <= 0:
+                g.log.info("flag side=%s", side)
+                self._commit(g, [self.rules.end_action("flag", side)])
+                return True
+        elif g.status == "setup" and g.setup_deadline_ms is not None and _wall_ms() >= g.setup_deadline_ms:
+            self._expire_setup(g)
+            self._schedule(g)
+            return True
+        return False
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.options.sweep_interval_s)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("sweep failed")
+
+    async def sweep(self) -> None:
+        """Check every active game's deadlines (a backstop for the timers), then checkpoint running clocks."""
+        for g in list(self.games.values()):
+            if not g.active or g.lock.locked():
+                continue
+            try:
+                async with g.lock:
+                    changed = self._check_deadlines(g)
+                if changed:
+                    await self._publish(g)
+            except Exception:
+                g.log.exception("deadline check failed")
+        self._checkpoint()
+        # Finished games nobody watches need not stay cached.
+        for game_id, g in list(self.games.items()):
+            if not g.active and not any(s.connections for s in g.seats.values()) and not g.lock.locked():
+                del self.games[game_id]
+
+    def _checkpoint(self) -> None:
+        wall, mono = _wall_ms(), time.monotonic()
+        rows = []
+        for g in self.games.values():
+            if not g.active:
+                continue
+            row: dict[str, Any] = {"id": g.id, "checkpoint_at": wall}
+            if g.status == "play" and g.clock is not None and g.clock.running is not None:
+                g.clock.charge(mono, wall)
+                row.update(self._clock_values(g))
+            rows.append(row)
+        try:
+            self.store.checkpoint(rows)
+        except Exception:
+            log.exception("checkpoint failed")
+
+    # -- records ---------------------------------------------------------------------------------------
+
+    def record_json(self, g: LiveGame) -> str:
+        """The game record (JSON text) after the end. :raises ServiceError: ``not_over``."""
+        if g.status != "over" or g.game is None:
+            raise ServiceError("not_over", "Запись партии доступна после её окончания.")
+        return self.rules.record_json(g.game)
+
+    def replay(self, g: LiveGame) -> dict[str, Any]:
+        """Setups and per-ply deltas after the end. :raises ServiceError: ``not_over``."""
+        if g.status != "over" or g.game is None:
+            raise ServiceError("not_over", "Запись партии доступна после её окончания.")
+        return self.rules.replay(g.game)
+
+    # -- saved setups ------------------------------------------------------------------------------------
+
+    MAX_SAVED_SETUPS = 50
+
+    def list_setups(self, browser_hash: str) -> list[dict[str, Any]]:
+        """The browser's saved setups: ``[{"id", "name", "setup", "created_at"}]``, oldest first."""
+        return [
+            {"id": r.id, "name": r.name, "setup": r.setup, "created_at": r.created_at.isoformat()}
+            for r in self.store.list_setups(browser_hash)
+        ]
+
+    def save_setup(self, browser_hash: str, name: str, setup: dict[str, str]) -> dict[str, Any]:
+        """Save a side-neutral setup (rows 1–5 from the owner's edge, checked as South's; may be partial).
+
+        :raises ServiceError: ``bad_name`` (1–40 characters), ``too_many_setups`` (50 per browser),
+            ``invalid_setup`` (``detail.problems``).
+        """
+        name = name.strip()
+        if not 1 <= len(name) <= 40:
+            raise ServiceError("bad_name", "Название: от 1 до 40 символов.")
+        problems = self.rules.setup_problems("south", setup, complete=False)
+        if problems:
+            raise ServiceError("invalid_setup", "Расстановка неверна.", {"problems": problems})
+        if self.store.count_setups(browser_hash) >= self.MAX_SAVED_SETUPS:
+            raise ServiceError("too_many_setups", "Можно сохранить не больше 50 расстановок.")
+        r = self.store.add_setup(browser_hash, name, setup)
+        return {"id": r.id, "name": r.name, "setup": r.setup, "created_at": r.created_at.isoformat()}
+
+    def delete_setup(self, browser_hash: str, setup_id: int) -> None:
+        """Delete one of the browser's saved setups. :raises ServiceError: ``not_found``."""
+        if not self.store.delete_setup(browser_hash, setup_id):
+            raise ServiceError("not_found", "Расстановка не найдена.")

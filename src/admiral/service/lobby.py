@@ -1,0 +1,104 @@
+"""Lobby helpers: game settings, browser tokens, ids and invite codes (all from :mod:`secrets`).
+
+>>> s = GameSettings.from_form("10+5", setup_minutes=3, side="north")
+>>> s.base_ms, s.increment_ms, s.setup_ms, s.side
+(600000, 5000, 180000, 'north')
+>>> GameSettings.from_form("custom", base_minutes=1, increment_seconds=0).base_ms
+60000
+>>> len(hash_token("x"))
+64
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .errors import ServiceError
+
+__all__ = ["TIME_CONTROLS", "GameSettings", "hash_token", "new_browser_token", "new_game_id", "new_invite_code"]
+
+#: Named time controls: base minutes, increment seconds (rules §13).
+TIME_CONTROLS = {"5+3": (5, 3), "10+5": (10, 5), "15+10": (15, 10), "30+0": (30, 0)}
+SETUP_MINUTES = (0, 3, 5, 10)
+SIDES = ("random", "south", "north")
+
+
+def hash_token(token: str) -> str:
+    """``sha256(token)`` as hex: what the database stores instead of a browser token or invite code."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_browser_token() -> str:
+    """32 random bytes, URL-safe base64 (the ``admiral_browser`` cookie)."""
+    return secrets.token_urlsafe(32)
+
+
+def new_game_id() -> str:
+    """A game id: 8 URL-safe characters (48 random bits)."""
+    return secrets.token_urlsafe(6)
+
+
+def new_invite_code() -> str:
+    """An invite code: 22 URL-safe characters (128 random bits)."""
+    return secrets.token_urlsafe(16)
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """Settings of a friend game. ``base_ms == 0`` means no time limit; ``setup_ms == 0`` no setup limit.
+
+    ``side`` is what the creator asked for: ``random``, ``south`` or ``north``.
+    """
+
+    base_ms: int = 0
+    increment_ms: int = 0
+    setup_ms: int = 0
+    side: str = "random"
+    time_control: str = "none"
+
+    @classmethod
+    def from_form(
+        cls,
+        time_control: str = "none",
+        *,
+        base_minutes: int | None = None,
+        increment_seconds: int | None = None,
+        setup_minutes: int = 0,
+        side: str = "random",
+    ) -> GameSettings:
+        """Settings from the home page form (docs/protocol.md ``POST /games``).
+
+        :raises ServiceError: ``bad_settings`` naming the field out of range.
+        """
+        if side not in SIDES:
+            raise ServiceError("bad_settings", "Сторона: «random», «south» или «north».")
+        if setup_minutes not in SETUP_MINUTES:
+            raise ServiceError("bad_settings", "Время на расстановку: 0, 3, 5 или 10 минут.")
+        if time_control == "none":
+            base, inc = 0, 0
+        elif time_control in TIME_CONTROLS:
+            base, inc = TIME_CONTROLS[time_control]
+        elif time_control == "custom":
+            if base_minutes is None or not 1 <= base_minutes <= 180:
+                raise ServiceError("bad_settings", "Основное время: от 1 до 180 минут.")
+            if increment_seconds is None:
+                increment_seconds = 0
+            if not 0 <= increment_seconds <= 60:
+                raise ServiceError("bad_settings", "Добавка: от 0 до 60 секунд.")
+            base, inc = base_minutes, increment_seconds
+        else:
+            raise ServiceError("bad_settings", "Неизвестный контроль времени.")
+        return cls(base * 60_000, inc * 1000, setup_minutes * 60_000, side, time_control)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameSettings:
+        """Read :meth:`to_dict` output (unknown keys ignored)."""
+        keys = cls.__dataclass_fields__
+        return cls(**{k: v for k, v in data.items() if k in keys})
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (stored in ``games.settings`` and sent in snapshots)."""
+        return asdict(self)

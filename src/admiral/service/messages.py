@@ -1,0 +1,99 @@
+"""Client → server WebSocket messages (docs/protocol.md), validated by pydantic, discriminated on ``type``.
+
+>>> parse_client_message('{"type": "action", "ply": 3, "action": "e4-e5"}')
+ActionMsg(type='action', ply=3, action='e4-e5')
+>>> parse_client_message('{"type": "warp"}')
+Traceback (most recent call last):
+...
+admiral.service.errors.ServiceError: Неизвестный тип сообщения.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from .errors import ServiceError
+
+__all__ = ["ClientMessage", "parse_client_message"]
+
+Setup = Annotated[dict[Annotated[str, Field(max_length=8)], Annotated[str, Field(max_length=8)]], Field(max_length=80)]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SetupUpdateMsg(_Msg):
+    """``setup.update``: a partial draft."""
+
+    type: Literal["setup.update"]
+    setup: Setup
+
+
+class SetupAutoMsg(_Msg):
+    """``setup.auto``: complete the partial draft with a fresh seed."""
+
+    type: Literal["setup.auto"]
+    setup: Setup = {}
+
+
+class SetupReadyMsg(_Msg):
+    """``setup.ready``: lock a complete setup."""
+
+    type: Literal["setup.ready"]
+    setup: Setup
+
+
+class ActionMsg(_Msg):
+    """``action``: engine notation, made at version ``ply``."""
+
+    type: Literal["action"]
+    ply: Annotated[int, Field(ge=0, le=1_000_000, strict=True)]
+    action: Annotated[str, Field(min_length=1, max_length=80)]
+
+
+class PrefsMsg(_Msg):
+    """``prefs``: per-seat preferences (``auto_declare``: always declare the strongest formation)."""
+
+    type: Literal["prefs"]
+    auto_declare: bool
+
+
+class SimpleMsg(_Msg):
+    """Messages without fields."""
+
+    type: Literal["resign", "draw.offer", "draw.accept", "draw.decline", "abort", "claim", "rematch", "ping"]
+
+
+ClientMessage = Annotated[
+    SetupUpdateMsg | SetupAutoMsg | SetupReadyMsg | ActionMsg | PrefsMsg | SimpleMsg, Field(discriminator="type")
+]
+_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+_TYPES = {
+    "setup.update", "setup.auto", "setup.ready", "action", "prefs", "resign", "draw.offer", "draw.accept",
+    "draw.decline", "abort", "claim", "rematch", "ping",
+}  # fmt: skip
+
+
+def parse_client_message(text: str | bytes) -> ClientMessage:
+    """Parse and validate one client message.
+
+    :raises ServiceError: ``bad_json`` (not JSON), ``unknown_type`` (no such ``type``) or
+        ``bad_message`` (wrong shape; ``detail`` lists the fields at fault).
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError, RecursionError):
+        raise ServiceError("bad_json", "Сообщение не является корректным JSON.") from None
+    if not isinstance(data, dict):
+        raise ServiceError("bad_message", "Сообщение должно быть объектом JSON с полем «type».")
+    if data.get("type") not in _TYPES:
+        raise ServiceError("unknown_type", "Неизвестный тип сообщения.", {"type": str(data.get("type"))[:40]})
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as e:
+        fields = [".".join(str(p) for p in err["loc"]) for err in e.errors()[:5]]
+        raise ServiceError("bad_message", "Сообщение неверной формы.", {"fields": fields}) from None

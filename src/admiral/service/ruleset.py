@@ -1,0 +1,264 @@
+"""The narrow ruleset interface between the game service and a game's rules engine.
+
+The service never touches engine types: it deals in side labels (``"south"``/``"north"``), setups as
+``{cell: kind}`` strings, actions as notation strings and views as JSON-ready dicts. A second game
+(Battleship) plugs in by implementing :class:`Ruleset`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from admiral.engine import (
+    Abandon,
+    Action,
+    AgreeDraw,
+    Attack,
+    BattleReport,
+    Declare,
+    Detonate,
+    FlagFall,
+    Game,
+    IllegalAction,
+    Kind,
+    Move,
+    Moved,
+    Resign,
+    Side,
+    auto_arrange,
+    cell_name,
+    strongest_declaration,
+    validate_setup,
+)
+from admiral.engine.setup import SetupProblem
+
+__all__ = ["AdmiralRuleset", "Applied", "RuleError", "Ruleset"]
+
+
+class RuleError(Exception):
+    """Illegal input to the rules: ``code`` is the engine's stable code, ``reason`` its (English) text."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What applying one action did, for clocks and bookkeeping.
+
+    ``actor``: the side that acted (``None`` for an agreed draw); ``turn``: the action started a turn
+    (move, attack, detonation); ``completed``: the side whose turn this action completed (its battle
+    resolved), which earns the clock increment, else ``None``.
+    """
+
+    actor: str | None
+    turn: bool
+    completed: str | None
+
+
+class Ruleset(Protocol):
+    """What the service needs from a game's rules. ``game`` is an opaque handle made by :meth:`new_game`."""
+
+    sides: tuple[str, str]
+
+    def setup_problems(self, side: str, setup: dict[str, str], *, complete: bool) -> list[dict[str, Any]]:
+        """Problems of a (partial) setup: ``[{code, message, cell, kind}]`` (Russian message)."""
+
+    def auto_setup(self, side: str, seed: int, partial: dict[str, str]) -> dict[str, str]:
+        """A complete setup for ``side`` completing the valid part of ``partial``, from ``seed``."""
+
+    def new_game(self, setups: dict[str, dict[str, str]], settings: dict[str, Any]) -> Any:
+        """A game from both complete setups. :raises RuleError: for an invalid setup."""
+
+    def parse_player_action(self, text: str) -> str:
+        """Canonical notation of an action a player may send. :raises RuleError: otherwise."""
+
+    def apply(self, game: Any, action: str) -> Applied:
+        """Apply an action (notation). :raises RuleError: the game is unchanged then."""
+
+    def end_action(self, kind: str, side: str | None) -> str:
+        """Notation of an end action: ``resign``, ``flag``, ``abandon`` (with the losing side) or ``draw``."""
+
+    def ply(self, game: Any) -> int:
+        """Actions applied so far (the game's version)."""
+
+    def to_act(self, game: Any) -> str | None:
+        """The side that must act now; ``None`` when over."""
+
+    def auto_declaration(self, game: Any) -> str | None:
+        """The automatic reply the side to act may delegate (a defender's declaration), else ``None``."""
+
+    def view(self, game: Any, audience: str) -> dict[str, Any]:
+        """The wire view for ``south``/``north``/``spectator``/``full``."""
+
+    def result(self, game: Any) -> dict[str, Any] | None:
+        """``{"winner", "reason"}`` once over, else ``None``."""
+
+    def record_json(self, game: Any) -> str:
+        """The game record as JSON text."""
+
+    def replay(self, game: Any) -> dict[str, Any]:
+        """Setups and per-ply deltas of a finished game (docs/protocol.md ``/replay``)."""
+
+
+def _side(label: str) -> Side:
+    return Side.parse(label)
+
+
+_PROBLEM_RU = {
+    "bad_cell": "Нет клетки «{cell}».",
+    "outside_zone": "{cell} — вне вашей зоны (правила §3.1).",
+    "occupied_twice": "На {cell} поставлено два объекта (правила §3.1).",
+    "unknown_kind": "{cell}: неизвестный тип объекта.",
+    "too_many": "Слишком много: {kind} (правила §2).",
+    "too_few": "Не хватает: {kind} (правила §2).",
+    "base_in_front_row": "ВМБ на {cell} стоит в первой линии (правила §3.2).",
+}
+
+
+def _problem(p: SetupProblem) -> dict[str, Any]:
+    kind = p.kind
+    try:
+        ru = Kind.parse(kind).ru_name if kind else ""
+    except IllegalAction:
+        ru = kind or ""
+    template = _PROBLEM_RU.get(p.code, "Ошибка расстановки.")
+    return {"code": p.code, "message": template.format(cell=p.cell or "", kind=ru), "cell": p.cell, "kind": kind}
+
+
+class AdmiralRuleset:
+    """:class:`Ruleset` of «Адмирал» over :mod:`admiral.engine`."""
+
+    sides = ("south", "north")
+    _PLAYER_ACTIONS = (Move, Attack, Declare, Detonate)
+
+    def setup_problems(self, side: str, setup: dict[str, str], *, complete: bool) -> list[dict[str, Any]]:
+        """Every problem of ``setup`` for ``side`` (rules §3)."""
+        return [_problem(p) for p in validate_setup(_side(side), setup, complete=complete)]
+
+    def clean_partial(self, side: str, setup: dict[str, str]) -> dict[str, str]:
+        """The largest prefix-greedy valid part of a partial setup: entries are kept one by one while the
+        setup stays valid (bad cells, foreign cells, surplus units and front-row bases are dropped)."""
+        kept: dict[str, str] = {}
+        s = _side(side)
+        for cell, kind in setup.items():
+            trial = {**kept, cell: kind}
+            if not validate_setup(s, trial, complete=False):
+                kept = trial
+        return kept
+
+    def auto_setup(self, side: str, seed: int, partial: dict[str, str]) -> dict[str, str]:
+        """A complete setup from ``seed`` keeping the valid part of ``partial`` (rules §3.4, §3.6)."""
+        board = auto_arrange(_side(side), random.Random(seed), self.clean_partial(side, partial))
+        return {cell_name(c): k.code for c, k in board.items()}
+
+    def new_game(self, setups: dict[str, dict[str, str]], settings: dict[str, Any]) -> Game:
+        """A :class:`Game` from both setups. :raises RuleError: ``invalid_setup``."""
+        try:
+            return Game(setups["south"], setups["north"], settings)
+        except IllegalAction as e:
+            raise RuleError(e.code, e.reason) from None
+
+    def parse_player_action(self, text: str) -> str:
+        """Canonical notation of a move, attack, declaration or detonation.
+
+        :raises RuleError: ``bad_notation`` for anything else (the server's own end actions included).
+        """
+        try:
+            action = Action.parse(text)
+        except IllegalAction as e:
+            raise RuleError(e.code, e.reason) from None
+        if not isinstance(action, self._PLAYER_ACTIONS):
+            raise RuleError("bad_notation", f"{text!r} is not a move, attack, declaration or detonation")
+        return str(action)
+
+    def apply(self, game: Game, action: str) -> Applied:
+        """Apply ``action`` to ``game``. :raises RuleError: with the engine's code; the game is unchanged."""
+        state = game.state
+        try:
+            parsed = Action.parse(action)
+        except IllegalAction as e:
+            raise RuleError(e.code, e.reason) from None
+        before_move, before_act = state.to_move, state.to_act
+        try:
+            game.apply(parsed)
+        except IllegalAction as e:
+            raise RuleError(e.code, e.reason) from None
+        if isinstance(parsed, Resign | FlagFall | Abandon):
+            actor: str | None = parsed.side.label
+        elif isinstance(parsed, AgreeDraw):
+            actor = None
+        else:
+            actor = before_act.label if before_act is not None else None
+        turn = isinstance(parsed, Move | Attack | Detonate)
+        completed = before_move.label if state.to_move is not before_move else None
+        return Applied(actor, turn, completed)
+
+    def end_action(self, kind: str, side: str | None) -> str:
+        """``resign south``, ``flag north``, ``abandon south`` or ``draw``."""
+        if kind == "draw":
+            return str(AgreeDraw())
+        cls = {"resign": Resign, "flag": FlagFall, "abandon": Abandon}[kind]
+        return str(cls(_side(side)))
+
+    def ply(self, game: Game) -> int:
+        """The game's version."""
+        return game.ply
+
+    def to_act(self, game: Game) -> str | None:
+        """The side to act (the defender during a pending battle)."""
+        side = game.state.to_act
+        return None if side is None else side.label
+
+    def auto_declaration(self, game: Game) -> str | None:
+        """The strongest declaration when a battle waits for one (rules §7.1.2 [addition])."""
+        if game.state.pending is None or game.state.result is not None:
+            return None
+        return str(strongest_declaration(game.state))
+
+    def view(self, game: Game, audience: str) -> dict[str, Any]:
+        """The engine's view (rules §11) in wire form."""
+        return game.view(audience).to_dict()
+
+    def result(self, game: Game) -> dict[str, Any] | None:
+        """The result in wire form."""
+        r = game.state.result
+        return None if r is None else r.to_dict()
+
+    def record_json(self, game: Game) -> str:
+        """``GameRecord.to_json()``."""
+        return game.record.to_json()
+
+    def replay(self, game: Game) -> dict[str, Any]:
+        """Both setups and, per ply, the action, the side that made it, moves, removals and the report."""
+        record = game.record.to_dict()
+        g = Game(game.record.setups[Side.SOUTH], game.record.setups[Side.NORTH], game.record.settings)
+        plies = []
+        for action in game.record.actions:
+            act = g.state.to_act
+            if isinstance(action, Resign | FlagFall | Abandon):
+                side = action.side.label
+            elif isinstance(action, AgreeDraw):
+                side = None
+            else:
+                side = None if act is None else act.label
+            ply = g.ply
+            events = g.apply(action)
+            moves = [[cell_name(e.src), cell_name(e.dst)] for e in events if isinstance(e, Moved)]
+            reports = [e for e in events if isinstance(e, BattleReport)]
+            removed = [s.to_dict() for r in reports for s in r.removed]
+            plies.append(
+                {
+                    "ply": ply,
+                    "action": str(action),
+                    "side": side,
+                    "moves": moves,
+                    "removed": removed,
+                    "report": reports[0].to_dict() if reports else None,
+                }
+            )
+        return {"setups": record["setups"], "plies": plies, "result": self.result(game)}

@@ -1,0 +1,12 @@
+"""Storage: SQLAlchemy 2.0 models and the repository the service uses (no web imports).
+
+Schema changes go through Alembic only (``migrations/`` beside ``pyproject.toml``).
+"""
+
+from .db import make_engine, upgrade_database
+from .models import Base, GameActionRow, GameRow, GameSeatRow, SavedSetupRow
+from .repo import Store
+
+__all__ = [
+    "Base", "GameActionRow", "GameRow", "GameSeatRow", "SavedSetupRow", "Store", "make_engine", "upgrade_database",
+]  # fmt: skip

@@ -1,0 +1,102 @@
+"""SQLAlchemy 2.0 models: games, seats, the append-only action log, saved setups (docs/protocol.md "Storage").
+
+Times the clocks depend on are integers in milliseconds since the Unix epoch (``*_at`` ``BigInteger``
+columns): exact, portable between SQLite and PostgreSQL, free of time-zone handling.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = ["Base", "GameActionRow", "GameRow", "GameSeatRow", "SavedSetupRow", "utcnow"]
+
+
+def utcnow() -> datetime:
+    """The current time, UTC, aware."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every table."""
+
+
+class GameRow(Base):
+    """One friend game. ``status``: ``waiting`` (friend not joined), ``setup``, ``play``, ``over``, ``aborted``.
+
+    Clocks: ``clock_south_ms``/``clock_north_ms`` remaining (``None``: no time limit), ``clock_running``
+    the side whose clock runs, ``clock_started_at`` the wall time (epoch ms) it last started or was
+    checkpointed. ``invite_sealed``: the invite code XOR a key derived from the secret key (so the creator's
+    page can show the link again after a restart; the database alone cannot take the seat).
+    ``setup_deadline`` (epoch ms) ends the setup phase; ``checkpoint_at`` (epoch ms) is the last moment
+    the server vouched for this game, so time the server was down is charged to nobody.
+    """
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    invite_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    invite_sealed: Mapped[str | None] = mapped_column(String(64))
+    creator_hash: Mapped[str] = mapped_column(String(64), index=True)
+    status: Mapped[str] = mapped_column(String(16), index=True, default="waiting")
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    seed: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    ply: Mapped[int] = mapped_column(Integer, default=0)
+    result_winner: Mapped[str | None] = mapped_column(String(8))
+    result_reason: Mapped[str | None] = mapped_column(String(16))
+    clock_south_ms: Mapped[int | None] = mapped_column(BigInteger)
+    clock_north_ms: Mapped[int | None] = mapped_column(BigInteger)
+    clock_running: Mapped[str | None] = mapped_column(String(8))
+    clock_started_at: Mapped[int | None] = mapped_column(BigInteger)
+    setup_deadline: Mapped[int | None] = mapped_column(BigInteger)
+    checkpoint_at: Mapped[int | None] = mapped_column(BigInteger)
+    draw_offer: Mapped[str | None] = mapped_column(String(8))
+    rematch_id: Mapped[str | None] = mapped_column(String(16))
+    rematch_of: Mapped[str | None] = mapped_column(String(16))
+
+
+class GameSeatRow(Base):
+    """A side of a game: the browser that holds it (``sha256`` hex of its token), its setup draft
+    (``{cell: kind}``, the locked setup once ``ready``) and its preferences."""
+
+    __tablename__ = "game_seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    side: Mapped[str] = mapped_column(String(8), primary_key=True)
+    browser_hash: Mapped[str | None] = mapped_column(String(64), index=True)
+    draft: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    ready: Mapped[bool] = mapped_column(Boolean, default=False)
+    auto_declare: Mapped[bool] = mapped_column(Boolean, default=False)
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class GameActionRow(Base):
+    """One applied action (append-only); ``(game_id, ply)`` is unique so nothing is applied twice."""
+
+    __tablename__ = "game_actions"
+    __table_args__ = (UniqueConstraint("game_id", "ply", name="uq_game_actions_game_ply"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    ply: Mapped[int] = mapped_column(Integer)
+    notation: Mapped[str] = mapped_column(String(80))
+    side: Mapped[str | None] = mapped_column(String(8))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SavedSetupRow(Base):
+    """A setup a browser saved under a name, side-neutral (rows 1–5 from the owner's edge, as South's)."""
+
+    __tablename__ = "saved_setups"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    browser_hash: Mapped[str] = mapped_column(String(64), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    setup: Mapped[dict[str, str]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

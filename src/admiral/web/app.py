@@ -1,0 +1,103 @@
+"""The app factory: ``create_app(settings)`` wires settings → database → bus → service → routes."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from admiral.bus import InProcessBus
+from admiral.service import AdmiralRuleset, GameService, ServiceOptions, new_browser_token
+from admiral.store import Store, make_engine, upgrade_database
+
+from .config import Settings
+from .deps import COOKIE, COOKIE_MAX_AGE, api_error, valid_token
+from .routes import api, pages, ws
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("admiral.web")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A ready FastAPI app for ``settings`` (read from the environment when ``None``).
+
+    At startup it applies the Alembic migrations (``migrate_on_start``), resumes the unfinished games and
+    starts the sweeper; at shutdown it checkpoints the clocks.
+    """
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.migrate_on_start:
+            upgrade_database(settings.database_url)
+        engine = make_engine(settings.database_url)
+        service = GameService(
+            Store(engine),
+            InProcessBus(),
+            AdmiralRuleset(),
+            ServiceOptions(
+                claim_grace_ms=settings.claim_grace_ms,
+                sweep_interval_s=settings.sweep_interval_s,
+                secret_key=settings.secret_key,
+            ),
+        )
+        app.state.service = service
+        await service.start()
+        log.info("started environment=%s database=%s", settings.environment, engine.url.render_as_string())
+        try:
+            yield
+        finally:
+            await service.stop()
+            await service.bus.close()
+            engine.dispose()
+
+    app = FastAPI(title="«Адмирал» online", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.settings = settings
+    app.state.templates = Jinja2Templates(directory=str(settings.templates_dir))
+
+    @app.middleware("http")
+    async def browser_cookie(request: Request, call_next):
+        """Give every browser a token cookie (docs/protocol.md "Identity")."""
+        token = request.cookies.get(COOKIE)
+        issued = None
+        if not valid_token(token):
+            token = issued = new_browser_token()
+        request.state.browser_token = token
+        response = await call_next(request)
+        if issued is not None:
+            response.set_cookie(
+                COOKIE, issued, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="lax",
+                secure=request.url.scheme == "https",
+            )  # fmt: skip
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(request: Request, exc: RequestValidationError):
+        fields = [".".join(str(p) for p in e["loc"]) for e in exc.errors()[:5]]
+        return api_error(422, "bad_request", "Неверный запрос.", {"fields": fields})
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException):
+        if request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", ""):
+            return api_error(exc.status_code, "http_error", _HTTP_RU.get(exc.status_code, "Ошибка запроса."))
+        return pages.error_page(request, exc.status_code, _HTTP_RU.get(exc.status_code, "Ошибка запроса."))
+
+    app.include_router(pages.router)
+    app.include_router(api.router)
+    app.include_router(ws.router)
+    app.mount("/static", StaticFiles(directory=str(settings.static_dir), check_dir=False), name="static")
+    return app
+
+
+_HTTP_RU = {
+    404: "Страница не найдена.",
+    405: "Метод не поддерживается.",
+    400: "Неверный запрос.",
+}

@@ -1,0 +1,69 @@
+"""Settings of the web server (pydantic-settings: environment variables, then a ``.env`` file).
+
+Every value has an embedded default so ``admiral serve`` runs with nothing installed: SQLite under
+``./data/``, the in-process event bus. Outside development the default secret is refused.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["DEFAULT_SECRET", "PROJECT_ROOT", "Settings"]
+
+#: The secret used when ``SECRET_KEY`` is not set; refused outside development.
+DEFAULT_SECRET = "change-me-dev-only"
+#: The repository root (``templates/``, ``static/``, ``migrations/``, ``alembic.ini`` live there).
+PROJECT_ROOT = Path(__file__).resolve().parents[3]
+
+
+class Settings(BaseSettings):
+    """Server settings. Environment names are the upper-case field names (``DATABASE_URL``, ``PORT``…).
+
+    Times: ``*_ms`` are milliseconds, ``*_s`` seconds.
+
+    :raises ValueError: (pydantic ``ValidationError``) with the default ``SECRET_KEY`` outside development.
+    """
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    database_url: str = "sqlite:///./data/admiral.db"
+    redis_url: str | None = None  # accepted, unused for now: a later issue adds Redis pub/sub
+    secret_key: str = DEFAULT_SECRET
+    host: str = "127.0.0.1"
+    port: int = 8000
+    environment: Literal["development", "production"] = "development"
+
+    #: Apply Alembic migrations when the app starts.
+    migrate_on_start: bool = True
+    #: How long a player must stay disconnected before the opponent may claim the win (rules §10.1).
+    claim_grace_ms: int = 60_000
+    #: Period of the sweeper: flag checks and clock checkpoints.
+    sweep_interval_s: float = 2.0
+    #: Allow ``base_ms``/``increment_ms``/``setup_ms`` in ``POST /games`` (tests and benchmarks only).
+    test_time_controls: bool = False
+    #: Extra origins allowed on the WebSocket besides the page's own host (e.g. a proxy's public URL).
+    allowed_origins: list[str] = []
+    #: Largest WebSocket frame accepted, bytes (larger: close 1009).
+    ws_max_frame: int = 64 * 1024
+    #: Most WebSocket messages accepted in any one second (more: close 1008).
+    ws_max_rate: int = 20
+
+    templates_dir: Path = PROJECT_ROOT / "templates"
+    static_dir: Path = PROJECT_ROOT / "static"
+
+    @model_validator(mode="after")
+    def _refuse_default_secret(self) -> Settings:
+        if self.environment != "development" and self.secret_key == DEFAULT_SECRET:
+            raise ValueError("SECRET_KEY must be set outside development (ENVIRONMENT=production)")
+        if self.environment != "development" and self.test_time_controls:
+            raise ValueError("TEST_TIME_CONTROLS is for tests only")
+        return self
+
+    @property
+    def is_sqlite(self) -> bool:
+        """Whether the database is an SQLite file (embedded default)."""
+        return self.database_url.startswith("sqlite")

@@ -1,0 +1,1 @@
+"""Routers: ``pages`` (HTML), ``api`` (JSON), ``ws`` (the game WebSocket)."""

@@ -1,0 +1,89 @@
+"""JSON API: the game record and replay after the end, saved setups (docs/protocol.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, Field
+
+from admiral.service import ServiceError
+
+from ..deps import BrowserHash, ServiceDep, api_error
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+_STATUS = {"not_found": 404, "not_over": 409}
+
+
+def _error(e: ServiceError) -> JSONResponse:
+    return api_error(_STATUS.get(e.code, 400), e.code, e.message, e.detail)
+
+
+class SetupCreate(BaseModel):
+    """``POST /api/setups`` body: a name and a side-neutral setup ``{cell: kind}`` (rows 1–5)."""
+
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    setup: Annotated[
+        dict[Annotated[str, Field(max_length=8)], Annotated[str, Field(max_length=8)]], Field(max_length=80)
+    ]
+
+
+class SetupPublic(BaseModel):
+    """A saved setup as the API returns it."""
+
+    id: int
+    name: str
+    setup: dict[str, str]
+    created_at: str
+
+
+@router.get("/games/{game_id}/record.json", response_model=None)
+async def game_record(game_id: str, service: ServiceDep) -> Response:
+    """The game record (``GameRecord.to_json()``), after the end only (``409`` before)."""
+    try:
+        g = service.get(game_id)
+        text = service.record_json(g)
+    except ServiceError as e:
+        return _error(e)
+    return Response(
+        text, media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="admiral-{g.id}.json"'},
+    )  # fmt: skip
+
+
+@router.get("/games/{game_id}/replay", response_model=None)
+async def game_replay(game_id: str, service: ServiceDep) -> Any:
+    """Setups and per-ply deltas for stepping through a finished game (``409`` before the end)."""
+    try:
+        return service.replay(service.get(game_id))
+    except ServiceError as e:
+        return _error(e)
+
+
+@router.get("/setups", response_model=list[SetupPublic])
+async def list_setups(service: ServiceDep, browser: BrowserHash) -> Any:
+    """This browser's saved setups."""
+    return service.list_setups(browser)
+
+
+@router.post("/setups", response_model=SetupPublic, status_code=201, responses={400: {}})
+async def save_setup(body: SetupCreate, service: ServiceDep, browser: BrowserHash) -> Any:
+    """Save a setup under a name (at most 50 per browser)."""
+    try:
+        return service.save_setup(browser, body.name, body.setup)
+    except ServiceError as e:
+        return _error(e)
+
+
+@router.delete("/setups/{setup_id}", status_code=204, response_model=None)
+async def delete_setup(setup_id: int, service: ServiceDep, browser: BrowserHash) -> Response:
+    """Delete one of this browser's saved setups."""
+    try:
+        service.delete_setup(browser, setup_id)
+    except ServiceError as e:
+        return _error(e)
+    return Response(status_code=204)

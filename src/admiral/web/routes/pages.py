@@ -1,0 +1,119 @@
+"""HTML pages: home, game, invite, errors; ``POST /games`` and ``POST /j/{invite}`` (docs/protocol.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from admiral.service import GameSettings, ServiceError
+
+from ..deps import BrowserHash, ServiceDep, SettingsDep, api_error
+
+__all__ = ["error_page", "router"]
+
+router = APIRouter(tags=["pages"])
+
+
+def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
+    """Render ``templates/{name}`` with ``request`` plus ``context``."""
+    return request.app.state.templates.TemplateResponse(request, name, context, status_code=status)
+
+
+def error_page(request: Request, status: int, message: str) -> HTMLResponse:
+    """The error page (``templates/error.html``: ``status``, ``message``)."""
+    return render(request, "error.html", {"status": status, "message": message}, status)
+
+
+class GameCreate(BaseModel):
+    """``POST /games`` body (form or JSON). ``base_ms``/``increment_ms``/``setup_ms`` are accepted only with
+    the ``TEST_TIME_CONTROLS`` setting (tests, benchmarks)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    time_control: str = "none"
+    base_minutes: int | None = None
+    increment_seconds: int | None = None
+    setup_minutes: int = 0
+    side: str = "random"
+    base_ms: int | None = None
+    increment_ms: int | None = None
+    setup_ms: int | None = None
+
+
+@router.get("/healthz", tags=["api"])
+async def healthz() -> dict[str, str]:
+    """Liveness: ``{"status": "ok"}``."""
+    return {"status": "ok"}
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request) -> HTMLResponse:
+    """The home page with the «Играть с другом» form."""
+    return render(request, "home.html", {})
+
+
+@router.post("/games", response_model=None)
+async def create_game(request: Request, service: ServiceDep, settings: SettingsDep, browser: BrowserHash) -> Response:
+    """Create a friend game and seat the creator: ``303`` to the game page (form) or ``201`` JSON
+    ``{"game_id", "url", "invite_url"}``."""
+    is_json = request.headers.get("content-type", "").startswith("application/json")
+    try:
+        raw = await request.json() if is_json else dict(await request.form())
+        if not isinstance(raw, dict):
+            raise ValueError
+        body = GameCreate.model_validate({k: v for k, v in raw.items() if v != ""})
+        game_settings = GameSettings.from_form(
+            body.time_control, base_minutes=body.base_minutes, increment_seconds=body.increment_seconds,
+            setup_minutes=body.setup_minutes, side=body.side,
+        )  # fmt: skip
+        if settings.test_time_controls and any(v is not None for v in (body.base_ms, body.increment_ms, body.setup_ms)):
+            game_settings = GameSettings(
+                body.base_ms or 0, body.increment_ms or 0, body.setup_ms or 0, game_settings.side, "custom"
+            )
+    except ServiceError as e:
+        if is_json:
+            return api_error(400, e.code, e.message)
+        return error_page(request, 400, e.message)
+    except (ValueError, ValidationError):
+        if is_json:
+            return api_error(400, "bad_request", "Неверные настройки партии.")
+        return error_page(request, 400, "Неверные настройки партии.")
+    game_id, code = service.create_game(browser, game_settings)
+    if is_json:
+        return JSONResponse({"game_id": game_id, "url": f"/g/{game_id}", "invite_url": f"/j/{code}"}, status_code=201)
+    return RedirectResponse(f"/g/{game_id}", status_code=303)
+
+
+@router.get("/g/{game_id}", response_class=HTMLResponse)
+async def game_page(request: Request, game_id: str, service: ServiceDep, browser: BrowserHash) -> HTMLResponse:
+    """The game page; the role comes from the cookie."""
+    try:
+        g = service.get(game_id)
+    except ServiceError as e:
+        return error_page(request, 404, e.message)
+    ctx = {"game_id": g.id, "role": service.role(g, browser), "invite_url": service.invite_url_for(g, browser)}
+    return render(request, "game.html", ctx)
+
+
+@router.get("/j/{invite}", response_model=None)
+async def invite_page(request: Request, invite: str, service: ServiceDep, browser: BrowserHash) -> Response:
+    """The invite page (a ``POST`` takes the seat, so link previews never do)."""
+    g = service.game_by_invite(invite)
+    if g is None:
+        return error_page(request, 404, "Приглашение не найдено.")
+    state = service.invite_state(g, browser)
+    if state != "open":
+        return RedirectResponse(f"/g/{g.id}", status_code=303)
+    return render(request, "invite.html", {"game_id": g.id, "invite": invite, "can_join": True})
+
+
+@router.post("/j/{invite}", response_model=None)
+async def accept_invite(request: Request, invite: str, service: ServiceDep, browser: BrowserHash) -> Response:
+    """Claim the free seat (atomic, single use); ``303`` to the game page either way."""
+    game_id = await service.claim(invite, browser)
+    if game_id is None:
+        return error_page(request, 404, "Приглашение не найдено.")
+    return RedirectResponse(f"/g/{game_id}", status_code=303)

@@ -1,0 +1,146 @@
+"""The game WebSocket ``/ws/games/{game_id}`` (docs/protocol.md).
+
+The cookie decides the seat (a forged or missing token: spectator). One reader loop validates each
+message and hands it to the service; one writer task turns "game changed" bus messages into this seat's
+snapshot. Frames over ``ws_max_frame`` bytes close the socket with 1009, more than ``ws_max_rate``
+messages in any second with 1008; a foreign ``Origin`` is refused with 1008.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import deque
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from admiral.service import GameService, ServiceError, parse_client_message
+
+from ..config import Settings
+from ..deps import COOKIE, browser_hash_of_token
+
+__all__ = ["router"]
+
+router = APIRouter()
+log = logging.getLogger("admiral.ws")
+
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+
+
+def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
+    """A browser's ``Origin`` must name this host (or one of ``allowed_origins``); non-browser clients that
+    send no ``Origin`` are let in (they cannot carry a victim's cookie)."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    if origin in settings.allowed_origins:
+        return True
+    host = ws.headers.get("host", "")
+    return urlsplit(origin).netloc.lower() == host.lower()
+
+
+class _Socket:
+    """One open socket: serialised sends."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.lock = asyncio.Lock()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self.lock:
+            if self.ws.application_state == WebSocketState.CONNECTED:
+                await self.ws.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+
+    async def close(self, code: int, reason: str) -> None:
+        async with self.lock:
+            if self.ws.application_state == WebSocketState.CONNECTED:
+                await self.ws.close(code, reason)
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(ws: WebSocket, game_id: str) -> None:
+    """Serve one game tab (see the module docstring)."""
+    settings: Settings = ws.app.state.settings
+    service: GameService = ws.app.state.service
+    if not origin_allowed(ws, settings):
+        await ws.close(CLOSE_POLICY, "origin")
+        return
+    try:
+        g = service.get(game_id)
+    except ServiceError as e:
+        await ws.accept()
+        await ws.send_text(json.dumps(e.to_message(), ensure_ascii=False))
+        await ws.close(CLOSE_POLICY, "not found")
+        return
+    browser = browser_hash_of_token(ws.cookies.get(COOKIE))
+    side = g.seat_of(browser)
+    await ws.accept()
+    sock = _Socket(ws)
+    sub = service.bus.subscribe(f"game:{g.id}")
+    await service.connect(g, side)
+    g.log.info("socket open role=%s", side or "spectator")
+
+    async def writer() -> None:
+        while True:
+            msg = await sub.get()
+            batch = [msg]
+            while not sub.queue.empty():
+                batch.append(sub.queue.get_nowait())
+            for m in batch:
+                if m.get("rematch_url") and side is not None:
+                    await sock.send({"type": "rematch", "url": m["rematch_url"]})
+            await sock.send(service.snapshot(g, side, browser))
+
+    writer_task = asyncio.create_task(writer())
+    stamps: deque[float] = deque()
+    try:
+        await sock.send(service.snapshot(g, side, browser))
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            data = message.get("text")
+            if data is None:
+                data = message.get("bytes") or b""
+            size = len(data.encode() if isinstance(data, str) else data)
+            if size > settings.ws_max_frame:
+                await sock.send({"type": "error", "code": "too_big", "message": "Слишком большое сообщение.",
+                                 "detail": {"max_bytes": settings.ws_max_frame}})  # fmt: skip
+                await sock.close(CLOSE_TOO_BIG, "too big")
+                break
+            now = time.monotonic()
+            stamps.append(now)
+            while stamps and now - stamps[0] > 1.0:
+                stamps.popleft()
+            if len(stamps) > settings.ws_max_rate:
+                await sock.send({"type": "error", "code": "flood", "message": "Слишком много сообщений.",
+                                 "detail": {"max_per_second": settings.ws_max_rate}})  # fmt: skip
+                await sock.close(CLOSE_POLICY, "flood")
+                g.log.warning("socket closed: flood role=%s", side or "spectator")
+                break
+            try:
+                replies = await service.handle(g, side, parse_client_message(data))
+            except ServiceError as e:
+                replies = [e.to_message()]
+            except Exception:
+                g.log.exception("message failed")
+                replies = [{"type": "error", "code": "internal", "message": "Внутренняя ошибка сервера.",
+                            "detail": None}]  # fmt: skip
+            for reply in replies:
+                await sock.send(reply)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        writer_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer_task
+        sub.close()
+        await service.disconnect(g, side)
+        g.log.info("socket closed role=%s", side or "spectator")

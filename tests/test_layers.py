@@ -1,0 +1,77 @@
+"""The house plan's import rules (DESIGN.md "Layers"), checked on the source with :mod:`ast`.
+
+- ``admiral.engine`` imports nothing of the project (standard library only);
+- nothing but ``admiral.web`` imports FastAPI or Starlette;
+- imports point down: ``store``/``bus`` never import ``service``/``web``; ``service`` never imports ``web``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "admiral"
+
+
+def _imports(path: Path) -> set[str]:
+    """Absolute module names imported by ``path`` (relative imports resolved against its package)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = ["admiral", *path.relative_to(SRC).parent.parts]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            found.add(mod)
+    return found
+
+
+def _files(sub: str) -> list[Path]:
+    return sorted((SRC / sub).rglob("*.py"))
+
+
+def _layer(mod: str) -> str | None:
+    parts = mod.split(".")
+    return parts[1] if parts[0] == "admiral" and len(parts) > 1 else None
+
+
+@pytest.mark.parametrize("path", _files("engine"), ids=lambda p: p.name)
+def test_engine_imports_nothing_of_the_project(path: Path) -> None:
+    bad = {m for m in _imports(path) if m.startswith("admiral") and not m.startswith("admiral.engine")}
+    assert bad == set(), f"{path} imports {bad}"
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in SRC.rglob("*.py") if "web" not in p.relative_to(SRC).parts], ids=lambda p: str(p)
+)
+def test_only_web_imports_fastapi_or_starlette(path: Path) -> None:
+    bad = {m for m in _imports(path) if m.split(".")[0] in ("fastapi", "starlette")}
+    assert bad == set(), f"{path} imports {bad}"
+
+
+@pytest.mark.parametrize(
+    ("layer", "forbidden"),
+    [
+        ("store", {"service", "web", "bus"}),
+        ("bus", {"service", "web", "store"}),
+        ("service", {"web"}),
+    ],
+)
+def test_imports_point_down(layer: str, forbidden: set[str]) -> None:
+    for path in _files(layer):
+        bad = {m for m in _imports(path) if _layer(m) in forbidden}
+        assert bad == set(), f"{path} imports {bad}"
+
+
+def test_the_check_sees_imports() -> None:
+    """Guard against a vacuous pass: the web layer does import FastAPI and the service."""
+    web = set().union(*(_imports(p) for p in _files("web")))
+    assert "fastapi" in web
+    assert "admiral.service" in web

@@ -1,0 +1,180 @@
+"""Fixtures of the web tests: an app on a temporary SQLite file, browsers with their own token, and
+helpers to read WebSocket messages.
+
+One :class:`TestClient` serves an app (one event loop, one service); each :class:`Browser` sends its own
+``admiral_browser`` cookie in a header, so several browsers share that client without sharing cookies.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from admiral.web import Settings, create_app
+from admiral.web.deps import COOKIE
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    """A fresh SQLite file per test."""
+    return f"sqlite:///{tmp_path / 'admiral.db'}"
+
+
+@pytest.fixture
+def settings(db_url: str) -> Settings:
+    """Test settings: tiny grace and sweep period, test time controls on, no .env file."""
+    return Settings(
+        _env_file=None, database_url=db_url, claim_grace_ms=200, sweep_interval_s=0.2, test_time_controls=True
+    )
+
+
+@contextlib.contextmanager
+def running(settings: Settings) -> Iterator[TestClient]:
+    """A TestClient over a new app for ``settings`` (lifespan started and, on exit, stopped)."""
+    with TestClient(create_app(settings), base_url="http://testserver") as client:
+        yield client
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    """A running app."""
+    with running(settings) as c:
+        yield c
+
+
+class Browser:
+    """One browser: its own token cookie, sent as a header on every request and WebSocket."""
+
+    def __init__(self, client: TestClient, token: str | None = None) -> None:
+        self.client = client
+        self.token = token or secrets.token_urlsafe(32)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"cookie": f"{COOKIE}={self.token}"}
+
+    def get(self, url: str, **kw: Any):
+        return self.client.get(url, headers=self.headers, follow_redirects=False, **kw)
+
+    def post(self, url: str, **kw: Any):
+        return self.client.post(url, headers=self.headers, follow_redirects=False, **kw)
+
+    def create(self, **body: Any) -> tuple[str, str]:
+        """Create a game (JSON); returns ``(game_id, invite_code)``."""
+        r = self.post("/games", json=body)
+        assert r.status_code == 201, r.text
+        data = r.json()
+        return data["game_id"], data["invite_url"].removeprefix("/j/")
+
+    def join(self, invite: str) -> None:
+        r = self.post(f"/j/{invite}")
+        assert r.status_code == 303
+
+    def ws(self, game_id: str, **kw: Any):
+        headers = {**self.headers, **kw.pop("headers", {})}
+        return self.client.websocket_connect(f"/ws/games/{game_id}", headers=headers, **kw)
+
+
+@pytest.fixture
+def browsers(client: TestClient) -> Callable[[], Browser]:
+    """A factory of browsers on the running app."""
+    return lambda: Browser(client)
+
+
+def until(ws: Any, pred: Callable[[dict], bool], limit: int = 50) -> dict:
+    """Read messages until one satisfies ``pred`` (at most ``limit``); returns it."""
+    for _ in range(limit):
+        msg = ws.receive_json()
+        if pred(msg):
+            return msg
+    raise AssertionError("expected message did not arrive")
+
+
+def snapshot(ws: Any, **where: Any) -> dict:
+    """The next snapshot whose ``game`` fields match ``where`` (e.g. ``status="play"``)."""
+    return until(ws, lambda m: m["type"] == "snapshot" and all(m["game"].get(k) == v for k, v in where.items()))
+
+
+def error(ws: Any) -> dict:
+    """The next ``error`` message."""
+    return until(ws, lambda m: m["type"] == "error")
+
+
+def start_game(browsers: Callable[[], Browser], **settings: Any) -> tuple[str, Browser, Browser]:
+    """Create a game with the creator on South and the friend joined: ``(game_id, south, north)``."""
+    south, north = browsers(), browsers()
+    game_id, invite = south.create(side="south", **settings)
+    north.join(invite)
+    return game_id, south, north
+
+
+def ready_both(south_ws: Any, north_ws: Any) -> tuple[dict, dict]:
+    """Auto-arrange and ready both fleets; returns each side's first snapshot in play."""
+    for ws in (south_ws, north_ws):
+        ws.send_json({"type": "setup.auto", "setup": {}})
+        state = until(ws, lambda m: m["type"] == "setup.state")
+        assert len(state["draft"]) == 58 and state["problems"] == []
+        ws.send_json({"type": "setup.ready", "setup": state["draft"]})
+    return snapshot(south_ws, status="play"), snapshot(north_ws, status="play")
+
+
+def observe(browser: Browser, game_id: str) -> dict:
+    """Open a socket, return its first snapshot, close it."""
+    with browser.ws(game_id) as ws:
+        return snapshot(ws)
+
+
+def fingerprint(snap: dict) -> tuple:
+    """What must not change when a bad input is refused: version, status, units, pending, result."""
+    view = snap["view"] or {}
+    return (
+        snap["game"]["version"], snap["game"]["status"], str(view.get("units")), str(view.get("pending")),
+        str(snap["game"]["result"]),
+    )  # fmt: skip
+
+
+def pick_action(legal: list[str], side: str) -> str:
+    """A scripted player that makes units meet fast: declare the first option, else attack, else step the
+    front-most unit forward."""
+    if legal[0].startswith("["):
+        return legal[0]
+    attacks = [a for a in legal if "x" in a and "-" not in a.split("x")[0]]
+    if attacks:
+        return attacks[0]
+    best: tuple[int, str] | None = None
+    for a in legal:
+        if "x" in a or "-" not in a:
+            continue
+        src, dst = a.split("-")
+        sr, dr = int(src[1:]), int(dst[1:])
+        if (dr - sr if side == "south" else sr - dr) <= 0:
+            continue
+        key = dr if side == "south" else -dr
+        if best is None or key > best[0]:
+            best = (key, a)
+    return best[1] if best else legal[0]
+
+
+def play_until(wss: dict[str, Any], snaps: dict[str, dict], stop: Callable[[str], bool], limit: int = 80) -> dict:
+    """Play scripted actions (see :func:`pick_action`) over the two sockets ``wss`` (side → socket) from
+    their latest snapshots ``snaps`` until ``stop(action)`` is true for an action just played.
+
+    :returns: the latest snapshots, side → snapshot (updated in place too).
+    """
+    for _ in range(limit):
+        to_act = snaps["south"]["view"]["to_act"]
+        view = snaps[to_act]["view"]
+        action = pick_action(view["legal"], to_act)
+        version = snaps[to_act]["game"]["version"]
+        wss[to_act].send_json({"type": "action", "ply": version, "action": action})
+        for side, ws in wss.items():
+            snaps[side] = until(ws, lambda m, v=version: m["type"] == "snapshot" and m["game"]["version"] > v)
+        if stop(action) or snaps["south"]["game"]["status"] != "play":
+            return snaps
+    raise AssertionError("the stop condition never held")
