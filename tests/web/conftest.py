@@ -178,3 +178,53 @@ def play_until(wss: dict[str, Any], snaps: dict[str, dict], stop: Callable[[str]
         if stop(action) or snaps["south"]["game"]["status"] != "play":
             return snaps
     raise AssertionError("the stop condition never held")
+
+
+class Live:
+    """A game in play: ids, browsers, open sockets and the latest snapshots (side → snapshot)."""
+
+    def __init__(self, game_id: str, south: Browser, north: Browser, sws: Any, nws: Any, snaps: dict) -> None:
+        self.id, self.south, self.north, self.sws, self.nws, self.snaps = game_id, south, north, sws, nws, snaps
+
+    @property
+    def wss(self) -> dict[str, Any]:
+        return {"south": self.sws, "north": self.nws}
+
+    def act(self, side: str, action: str | None = None) -> dict[str, dict]:
+        """``side`` plays ``action`` (default: the scripted choice); waits for both sockets' new snapshots."""
+        snap = self.snaps[side]
+        version = snap["game"]["version"]
+        action = action or pick_action(snap["view"]["legal"], side)
+        self.wss[side].send_json({"type": "action", "ply": version, "action": action})
+        for s, ws in self.wss.items():
+            self.snaps[s] = until(ws, lambda m, v=version: m["type"] == "snapshot" and m["game"]["version"] > v)
+        return self.snaps
+
+
+@contextlib.contextmanager
+def live_game(browsers: Callable[[], Browser], setups: dict | None = None, **settings: Any) -> Iterator[Live]:
+    """A game created by South, joined by North, both sockets open and both fleets ready (auto-arranged, or
+    ``setups`` side → {cell: kind})."""
+    game_id, south, north = start_game(browsers, **settings)
+    with south.ws(game_id) as sws, north.ws(game_id) as nws:
+        snapshot(sws)
+        snapshot(nws)
+        if setups is None:
+            s, n = ready_both(sws, nws)
+        else:
+            sws.send_json({"type": "setup.ready", "setup": setups["south"]})
+            nws.send_json({"type": "setup.ready", "setup": setups["north"]})
+            s, n = snapshot(sws, status="play"), snapshot(nws, status="play")
+        yield Live(game_id, south, north, sws, nws, {"south": s, "north": n})
+
+
+def close_code(ws: Any, limit: int = 50) -> int:
+    """Read until the server closes the socket; returns the close code."""
+    from starlette.websockets import WebSocketDisconnect
+
+    for _ in range(limit):
+        try:
+            ws.receive_json()
+        except WebSocketDisconnect as e:
+            return e.code
+    raise AssertionError("the socket was not closed")

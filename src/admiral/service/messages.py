@@ -95,5 +95,5 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as e:
-        fields = [".".join(str(p) for p in err["loc"]) for err in e.errors()[:5]]
+        fields = [".".join(str(p) for p in err["loc"][1:]) or "type" for err in e.errors()[:5]]
         raise ServiceError("bad_message", "Сообщение неверной формы.", {"fields": fields}) from None
