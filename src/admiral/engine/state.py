@@ -449,7 +449,7 @@ def apply(state: GameState, action: Action) -> list[Event]:
     The state changes in place only if the action is legal.
 
     :raises IllegalAction: with a stable ``code`` (``game_over``, ``declaration_pending``,
-        ``no_declaration_pending``, ``bad_declaration``, ``no_unit``, ``not_your_unit``, ``immobile``,
+        ``no_declaration_pending``, ``bad_declaration``, ``bad_cell``, ``no_unit``, ``not_your_unit``, ``immobile``,
         ``not_adjacent``, ``occupied``, ``tethered``, ``cannot_attack``, ``bad_target``,
         ``bad_formation``, ``no_bomb``, ``bad_action``) and a reason; the state is unchanged.
     """
@@ -483,9 +483,14 @@ def _finish(state: GameState, result: Result) -> list[Event]:
     return [GameOver(state.ply - 1, result)]
 
 
-def _own_mobile(state: GameState, cell: Cell) -> Unit:
+def _check_cell(cell: object) -> None:
+    """Every cell an action names must be a cell of the board (an action built in code may hold anything)."""
     if type(cell) is not int or not 0 <= cell < 210:
         raise IllegalAction("bad_cell", f"{cell!r} is not a cell")
+
+
+def _own_mobile(state: GameState, cell: Cell) -> Unit:
+    _check_cell(cell)
     u = state.board[cell]
     if u is None:
         raise IllegalAction("no_unit", f"{cell_name(cell)} is empty")
@@ -497,7 +502,8 @@ def _own_mobile(state: GameState, cell: Cell) -> Unit:
 
 
 def _check_step(state: GameState, u: Unit, src: Cell, dst: Cell) -> None:
-    if type(dst) is not int or dst not in ORTH[src]:
+    _check_cell(dst)
+    if dst not in ORTH[src]:
         raise IllegalAction("not_adjacent", f"{cell_name(src)}-{cell_name(dst)} is not one step along a row or column")
     if state.board[dst] is not None:
         raise IllegalAction("occupied", f"{cell_name(dst)} is occupied (rules §5.1)")
@@ -532,6 +538,7 @@ def _apply_attack(state: GameState, action: Attack) -> list[Event]:
     board = state.board
     src, via, target = action.src, action.via, action.target
     u = _own_mobile(state, src)
+    _check_cell(target)
     if u.kind not in ATTACKERS:
         raise IllegalAction("cannot_attack", f"{u.kind.ru} never attacks (rules §6)")
     pos = src
