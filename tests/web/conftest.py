@@ -60,10 +60,12 @@ class Browser:
         return {"cookie": f"{COOKIE}={self.token}"}
 
     def get(self, url: str, **kw: Any):
-        return self.client.get(url, headers=self.headers, follow_redirects=False, **kw)
+        headers = {**self.headers, **kw.pop("headers", {})}
+        return self.client.get(url, headers=headers, follow_redirects=False, **kw)
 
     def post(self, url: str, **kw: Any):
-        return self.client.post(url, headers=self.headers, follow_redirects=False, **kw)
+        headers = {**self.headers, **kw.pop("headers", {})}
+        return self.client.post(url, headers=headers, follow_redirects=False, **kw)
 
     def create(self, **body: Any) -> tuple[str, str]:
         """Create a game (JSON); returns ``(game_id, invite_code)``."""

@@ -586,7 +586,6 @@ class GameService:
         async with g.lock:
             g.seats[side].auto_declare = auto_declare
             self.store.update_seat(g.id, side, auto_declare=auto_declare)
-            changed = False
             if (
                 auto_declare
                 and g.status == "play"
@@ -594,9 +593,7 @@ class GameService:
                 and (decl := self.rules.auto_declaration(g.game)) is not None
             ):
                 self._commit(g, [decl])
-                changed = True
-        if changed:
-            await self._publish(g)
+        await self._publish(g)
 
     # -- play --------------------------------------------------------------------------------------------
 
