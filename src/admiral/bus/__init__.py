@@ -4,16 +4,12 @@
 A Redis pub/sub implementation (a later issue) fits the same interface so several app instances share
 one game.
 
->>> import asyncio
->>> async def demo():
-...     bus = InProcessBus()
-...     sub = bus.subscribe("game:x")
-...     await bus.publish("game:x", {"version": 3})
-...     msg = await sub.get()
-...     sub.close()
-...     return msg
->>> asyncio.run(demo())
+>>> bus = InProcessBus()
+>>> sub = bus.subscribe("game:x")
+>>> bus.deliver("game:x", {"version": 3})
+>>> sub.queue.get_nowait()
 {'version': 3}
+>>> sub.close()
 """
 
 from __future__ import annotations
@@ -75,6 +71,10 @@ class InProcessBus(EventBus):
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
         """Deliver to every subscriber of ``channel`` now (never blocks)."""
+        self.deliver(channel, message)
+
+    def deliver(self, channel: str, message: dict[str, Any]) -> None:
+        """The synchronous core of :meth:`publish`."""
         for sub in tuple(self._subs.get(channel, ())):
             sub.put(message)
 
