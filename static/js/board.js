@@ -1,0 +1,148 @@
+// Draws the 14×15 board from the viewer's side (rules §1): North sees it rotated 180°.
+
+import { COLS, COLS_RU, cellRu } from "./i18n.js";
+import { iconSvg, ru, ruName } from "./units.js";
+
+export const WIDTH = 14;
+export const HEIGHT = 15;
+
+export function cellName(col, row) {
+  return `${COLS[col]}${row + 1}`;
+}
+
+export function cellCol(cell) {
+  return COLS.indexOf(cell[0]);
+}
+
+export function cellRow(cell) {
+  return Number(cell.slice(1)) - 1;
+}
+
+/** The 5×14 start zone of a side (rules §1): rows 1–5 for South, 11–15 for North. */
+export function zoneCells(side) {
+  const rows = side === "north" ? [10, 11, 12, 13, 14] : [0, 1, 2, 3, 4];
+  const out = [];
+  for (let c = 0; c < WIDTH; c++) for (const r of rows) out.push(cellName(c, r));
+  return out;
+}
+
+/** The zone's front row (rules §1): 5 for South, 11 for North (0-based 4 / 10). */
+export function frontRow(side) {
+  return side === "north" ? 10 : 4;
+}
+
+/** Cells of the 8 around a cell (king's move). */
+export function ring(cell) {
+  const c = cellCol(cell);
+  const r = cellRow(cell);
+  const out = [];
+  for (let dc = -1; dc <= 1; dc++)
+    for (let dr = -1; dr <= 1; dr++) {
+      if (!dc && !dr) continue;
+      const cc = c + dc;
+      const rr = r + dr;
+      if (cc >= 0 && cc < WIDTH && rr >= 0 && rr < HEIGHT) out.push(cellName(cc, rr));
+    }
+  return out;
+}
+
+/** Markup of a unit token. `unit`: {side, kind|null}; `me`: the viewer's side or null. */
+export function unitHtml(unit, me) {
+  const owner = me ? (unit.side === me ? "own" : "enemy") : unit.side;
+  if (!unit.kind) return `<span class="unit marker side-${unit.side} ${owner}" aria-hidden="true"></span>`;
+  return (
+    `<span class="unit side-${unit.side} ${owner} k-${unit.kind}" aria-hidden="true">` +
+    `${iconSvg(unit.kind)}<span class="code">${ru(unit.kind)}</span></span>`
+  );
+}
+
+export class Board {
+  /**
+   * @param {HTMLElement} root an empty element that becomes the board
+   * @param {{orientation: "south"|"north", label?: string, onCell?: (cell: string, ev: Event) => void}} opts
+   */
+  constructor(root, opts) {
+    this.root = root;
+    this.orientation = opts.orientation === "north" ? "north" : "south";
+    this.onCell = opts.onCell || null;
+    this.cells = new Map();
+    this.build(opts.label || "Игровое поле");
+  }
+
+  /** Display order: rows top → bottom and columns left → right, as seen by the viewer. */
+  displayRows() {
+    const rows = [...Array(HEIGHT).keys()];
+    return this.orientation === "north" ? rows : rows.reverse();
+  }
+
+  displayCols() {
+    const cols = [...Array(WIDTH).keys()];
+    return this.orientation === "north" ? cols.reverse() : cols;
+  }
+
+  build(label) {
+    const root = this.root;
+    root.classList.add("board");
+    root.setAttribute("role", "grid");
+    root.setAttribute("aria-label", label);
+    root.innerHTML = "";
+    for (const r of this.displayRows()) {
+      const lab = document.createElement("div");
+      lab.className = "lab lab-row";
+      lab.textContent = String(r + 1);
+      lab.setAttribute("aria-hidden", "true");
+      root.append(lab);
+      for (const c of this.displayCols()) {
+        const name = cellName(c, r);
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "cell";
+        b.dataset.cell = name;
+        b.setAttribute("aria-label", cellRu(name));
+        if ((c + r) % 2) b.classList.add("alt");
+        b.addEventListener("click", (ev) => this.onCell && this.onCell(name, ev));
+        root.append(b);
+        this.cells.set(name, b);
+      }
+    }
+    root.append(Object.assign(document.createElement("div"), { className: "lab corner" }));
+    for (const c of this.displayCols()) {
+      const lab = document.createElement("div");
+      lab.className = "lab lab-col";
+      lab.textContent = COLS_RU[c];
+      lab.setAttribute("aria-hidden", "true");
+      root.append(lab);
+    }
+  }
+
+  /**
+   * Redraw everything.
+   * @param {Map<string, {side: string, kind: string|null}>} units cell → unit
+   * @param {Map<string, string[]>} marks cell → extra CSS classes (move, target, selected, last, …)
+   * @param {string|null} me the viewer's side (own/enemy colouring), null for spectators/full view
+   */
+  render(units, marks = new Map(), me = null) {
+    for (const [name, el] of this.cells) {
+      const u = units.get(name);
+      el.className = "cell" + ((cellCol(name) + cellRow(name)) % 2 ? " alt" : "");
+      for (const cls of marks.get(name) || []) el.classList.add(cls);
+      el.innerHTML = u ? unitHtml(u, me) : "";
+      let label = cellRu(name);
+      if (u) label += u.kind ? `: ${ruName(u.kind)}${me && u.side !== me ? " противника" : ""}` : ": корабль противника";
+      if (el.classList.contains("move")) label += " — сюда можно пойти";
+      if (el.classList.contains("target")) label += " — атаковать";
+      el.setAttribute("aria-label", label);
+    }
+  }
+
+  /** The cell under a viewport point, or null. */
+  cellAt(x, y) {
+    const el = document.elementFromPoint(x, y);
+    const cell = el && el.closest(".cell");
+    return cell && this.root.contains(cell) ? cell.dataset.cell : null;
+  }
+
+  element(cell) {
+    return this.cells.get(cell);
+  }
+}

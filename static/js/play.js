@@ -1,0 +1,504 @@
+// The game screen: board, selection of legal actions, dialogs, clocks, reports, result and replay.
+
+import { Board } from "./board.js";
+import { choose, h, toast } from "./dom.js";
+import { SIDE_RU, cellRu, otherSide, resultHeadline, resultReason } from "./i18n.js";
+import { Replay } from "./replay.js";
+import { notationRu, reportCard, reportSummary } from "./report.js";
+import { KINDS, compositionText, iconSvg, ru, ruName, scaleRow } from "./units.js";
+
+const CELL = "[a-n](?:1[0-5]|[1-9])";
+const MOVE_RE = new RegExp(`^(${CELL})-(${CELL})$`);
+const ATTACK_RE = new RegExp(`^(${CELL})(?:-(${CELL}))?x(${CELL})(?:\\s*\\[([^\\]]*)\\])?$`);
+
+/** Parse one legal action string (engine notation, src/admiral/engine/actions.py). */
+export function parseAction(text) {
+  if (text === "АБ!" || text === "AB!") return { type: "detonate", text };
+  if (text.startsWith("[") && text.endsWith("]")) return { type: "declare", members: text.slice(1, -1).split("+"), text };
+  let m = MOVE_RE.exec(text);
+  if (m) return { type: "move", src: m[1], dst: m[2], text };
+  m = ATTACK_RE.exec(text);
+  if (m) return { type: "attack", src: m[1], via: m[2] || null, target: m[3], members: m[4] ? m[4].split("+") : null, text };
+  return { type: "other", text };
+}
+
+/** Group legal actions by the unit that makes them. */
+function groupLegal(legal) {
+  const bySrc = new Map();
+  const declarations = [];
+  let detonate = null;
+  const entry = (src) => {
+    if (!bySrc.has(src)) bySrc.set(src, { moves: new Map(), attacks: [] });
+    return bySrc.get(src);
+  };
+  for (const text of legal || []) {
+    const a = parseAction(text);
+    if (a.type === "move") entry(a.src).moves.set(a.dst, a);
+    else if (a.type === "attack") entry(a.src).attacks.push(a);
+    else if (a.type === "declare") declarations.push(a);
+    else if (a.type === "detonate") detonate = a;
+  }
+  return { bySrc, declarations, detonate };
+}
+
+export class PlayScreen {
+  /**
+   * @param {HTMLElement} root
+   * @param {{gameId: string, seat: string|null, send: (msg: object) => boolean, countdown: import("./clock.js").Countdown}} ctx
+   */
+  constructor(root, ctx) {
+    this.root = root;
+    this.gameId = ctx.gameId;
+    this.seat = ctx.seat;
+    this.send = ctx.send;
+    this.countdown = ctx.countdown;
+    this.game = null;
+    this.view = null;
+    this.legal = groupLegal([]);
+    this.sel = null; // {src, via}
+    this.hover = null; // member cells highlighted from a dialog
+    this.busy = false;
+    this.seenReports = null;
+    this.declaredAt = null;
+    this.replayPos = null; // Map while stepping through the replay
+    this.replayPly = null;
+    this.build();
+  }
+
+  get bottomSide() {
+    return this.seat || "south";
+  }
+
+  // --- layout -------------------------------------------------------------------------------
+
+  build() {
+    this.root.innerHTML = "";
+    const boardEl = h("div", { class: "play-board" });
+    this.board = new Board(boardEl, {
+      orientation: this.bottomSide,
+      label: "Игровое поле",
+      onCell: (cell) => this.onCellClick(cell),
+    });
+    this.topBar = this.playerBar(otherSide(this.bottomSide));
+    this.bottomBar = this.playerBar(this.bottomSide);
+    this.hintEl = h("p", { class: "hint", "aria-live": "polite" });
+    this.finishBtn = h("button", { type: "button", class: "btn primary", onclick: () => this.finishMove() }, "Завершить ход");
+    this.cancelBtn = h("button", { type: "button", class: "btn", onclick: () => this.clearSelection() }, "Отмена");
+    this.detonateBtn = h("button", { type: "button", class: "btn danger", onclick: () => this.detonate() }, "Подорвать АБ");
+    this.actionBar = h("div", { class: "action-bar" }, this.hintEl, h("div", { class: "button-row" }, this.finishBtn, this.cancelBtn, this.detonateBtn));
+    this.overlay = h("div", { class: "report-overlay", hidden: true });
+    const boardWrap = h("div", { class: "board-wrap" }, boardEl, this.overlay);
+
+    this.resultEl = h("section", { class: "result-panel", hidden: true, "aria-live": "polite" });
+    this.controlsEl = h("section", { class: "controls", "aria-label": "Управление партией" });
+    this.drawEl = h("div", { class: "draw-offer", hidden: true, role: "status" });
+    this.pendingEl = h("div", { class: "pending-note", hidden: true, role: "status" });
+    this.lostEl = h("section", { class: "lost", "aria-label": "Потери" });
+    this.logEl = h("ol", { class: "log", reversed: true });
+    this.replay = new Replay(this.gameId, (units, ply) => this.showReplay(units, ply));
+    this.replay.el.hidden = true;
+
+    const side = h(
+      "aside",
+      { class: "side-panel play-panel" },
+      this.resultEl,
+      this.drawEl,
+      this.pendingEl,
+      this.controlsEl,
+      this.replay.el,
+      this.lostEl,
+      h("section", { class: "log-box" }, h("h2", { class: "panel-title" }, "Журнал боёв"), this.logEl),
+    );
+    this.root.append(
+      h("div", { class: "layout play-layout" }, h("div", { class: "board-col" }, this.topBar.el, boardWrap, this.bottomBar.el, this.actionBar), side),
+    );
+    this.countdown.bind(this.topBar.clock, this.topBar.side);
+    this.countdown.bind(this.bottomBar.clock, this.bottomBar.side);
+  }
+
+  playerBar(side) {
+    const name = h("span", { class: "pb-name" });
+    const conn = h("span", { class: "pb-conn" });
+    const turn = h("span", { class: "pb-turn" });
+    const clock = h("span", { class: "clock", role: "timer", "aria-label": `Часы: ${SIDE_RU[side]}` });
+    const el = h("div", { class: `player-bar side-${side}` }, h("span", { class: "pb-dot", "aria-hidden": "true" }), name, turn, conn, clock);
+    return { el, side, name, conn, turn, clock };
+  }
+
+  // --- server messages ----------------------------------------------------------------------
+
+  update(game, view) {
+    const plyChanged = !this.view || !view || this.view.ply !== view.ply || this.view.to_act !== view.to_act;
+    this.game = game;
+    this.view = view;
+    if (plyChanged) {
+      this.busy = false;
+      this.sel = null;
+      this.closeDialogs();
+    }
+    this.legal = groupLegal(view?.legal);
+    this.noteReports();
+    this.render();
+    this.maybeAskDeclaration();
+  }
+
+  onError() {
+    this.busy = false;
+    this.render();
+  }
+
+  // --- acting -------------------------------------------------------------------------------
+
+  canAct() {
+    return !!this.seat && this.game?.status === "play" && !this.busy && this.view?.to_act === this.seat;
+  }
+
+  act(text) {
+    if (!this.canAct()) return;
+    if (!this.send({ type: "action", ply: this.view.ply, action: text })) {
+      toast("Нет связи с сервером");
+      return;
+    }
+    this.busy = true;
+    this.sel = null;
+    this.render();
+  }
+
+  control(type, question) {
+    if (question && !confirm(question)) return;
+    if (!this.send({ type })) toast("Нет связи с сервером");
+  }
+
+  onCellClick(cell) {
+    if (!this.canAct() || this.replayPos || this.legal.declarations.length) return;
+    const sel = this.sel;
+    if (sel) {
+      const e = this.legal.bySrc.get(sel.src);
+      const attacks = e.attacks.filter((a) => a.via === sel.via && a.target === cell);
+      if (attacks.length) return this.chooseAttack(attacks);
+      if (!sel.via && e.moves.has(cell)) {
+        if (e.attacks.some((a) => a.via === cell)) {
+          this.sel = { src: sel.src, via: cell };
+          return this.render();
+        }
+        return this.act(e.moves.get(cell).text);
+      }
+    }
+    if (this.legal.bySrc.has(cell) && (!sel || sel.src !== cell || sel.via)) {
+      this.sel = { src: cell, via: null };
+    } else {
+      this.sel = null;
+    }
+    this.render();
+  }
+
+  clearSelection() {
+    this.sel = null;
+    this.render();
+  }
+
+  finishMove() {
+    const sel = this.sel;
+    if (!sel?.via) return;
+    const mv = this.legal.bySrc.get(sel.src)?.moves.get(sel.via);
+    if (mv) this.act(mv.text);
+  }
+
+  /** Kind of the viewer's unit that will stand on `cell` (the attacker may have moved to `via`). */
+  ownKindAt(cell) {
+    if (this.sel?.via && cell === this.sel.via) cell = this.sel.src;
+    const u = this.view?.units.find((x) => x.cell === cell && x.side === this.seat);
+    return u?.kind || null;
+  }
+
+  async chooseAttack(attacks) {
+    if (attacks.length === 1) return this.act(attacks[0].text);
+    const origin = attacks[0].via || attacks[0].src;
+    const options = attacks
+      .map((a) => {
+        const members = a.members || [origin];
+        const kinds = members.map((c) => this.ownKindAt(c));
+        const row = scaleRow(kinds);
+        return { a, members, kinds, row };
+      })
+      .sort((x, y) => x.members.length - y.members.length || (y.row ?? 0) - (x.row ?? 0))
+      .map((o) => ({
+        value: o.a,
+        members: o.members,
+        label: o.members.length === 1 ? `Один: ${ruName(o.kinds[0])}` : `Строй: ${compositionText(o.kinds)}`,
+        detail: `${o.row == null ? "вне шкалы" : `ряд ${o.row}`} · ${o.members.map(cellRu).join(", ")}`,
+      }));
+    const byText = new Map(options.map((o) => [o.value.text, o.members]));
+    const choice = await choose({
+      title: `Атака на ${cellRu(attacks[0].target)}`,
+      intro: "Объявите, кто участвует в бою. Если цель окажется не кораблём шкалы, бьётся только атакующий.",
+      options,
+      onHover: (a) => this.highlight(a ? byText.get(a.text) : null),
+      className: "formation-dialog",
+    });
+    if (choice) this.act(choice.text);
+  }
+
+  maybeAskDeclaration() {
+    const decl = this.legal.declarations;
+    if (!decl.length || !this.canAct() || this.declaredAt === this.view.ply) return;
+    this.declaredAt = this.view.ply;
+    const p = this.view.pending;
+    const options = decl
+      .map((d) => {
+        const kinds = d.members.map((c) => this.ownKindAt(c));
+        return { d, kinds, row: scaleRow(kinds) };
+      })
+      .sort((x, y) => (y.row ?? 0) - (x.row ?? 0))
+      .map((o) => ({
+        value: o.d,
+        label: o.d.members.length === 1 ? `Один: ${ruName(o.kinds[0])}` : `Строй: ${compositionText(o.kinds)}`,
+        detail: `${o.row == null ? "вне шкалы" : `ряд ${o.row}`} · ${o.d.members.map(cellRu).join(", ")}`,
+      }));
+    choose({
+      title: "Ваш корабль атакован!",
+      intro: p ? `Атака с ${cellRu(p.src)} на ${cellRu(p.target)}. Объявите защиту — ваши часы идут.` : "Объявите защиту — ваши часы идут.",
+      options,
+      cancel: null,
+      onHover: (d) => this.highlight(d ? d.members : null),
+      className: "defender-dialog",
+    }).then((d) => {
+      if (d) this.act(d.text);
+    });
+  }
+
+  closeDialogs() {
+    for (const d of document.querySelectorAll("dialog.choice-dialog")) {
+      d.close();
+      d.remove();
+    }
+    this.hover = null;
+  }
+
+  detonate() {
+    if (this.legal.detonate && confirm("Подорвать атомную бомбу? Всё в квадрате 5×5 вокруг неё будет уничтожено.")) {
+      this.act(this.legal.detonate.text);
+    }
+  }
+
+  highlight(cells) {
+    this.hover = cells && cells.length ? cells : null;
+    this.renderBoard();
+  }
+
+  // --- reports ------------------------------------------------------------------------------
+
+  noteReports() {
+    const reports = this.view?.reports || [];
+    if (this.seenReports !== null && reports.length > this.seenReports) this.showOverlay(reports[reports.length - 1]);
+    this.seenReports = reports.length;
+  }
+
+  showOverlay(report) {
+    this.overlay.innerHTML = "";
+    const close = h("button", { type: "button", class: "btn close", "aria-label": "Закрыть карточку боя", onclick: () => (this.overlay.hidden = true) }, "✕");
+    this.overlay.append(close, reportCard(report, this.seat));
+    this.overlay.hidden = false;
+  }
+
+  // --- replay -------------------------------------------------------------------------------
+
+  showReplay(units, ply) {
+    this.replayPos = units;
+    this.replayPly = ply;
+    if (ply?.report) this.showOverlay(ply.report);
+    else this.overlay.hidden = true;
+    this.renderBoard();
+  }
+
+  // --- drawing ------------------------------------------------------------------------------
+
+  render() {
+    if (!this.game) return;
+    this.renderBoard();
+    this.renderBars();
+    this.renderActionBar();
+    this.renderControls();
+    this.renderResult();
+    this.renderLost();
+    this.renderLog();
+  }
+
+  renderBoard() {
+    const units = new Map();
+    const marks = new Map();
+    const add = (cell, cls) => marks.set(cell, [...(marks.get(cell) || []), cls]);
+    if (this.replayPos) {
+      for (const [c, u] of this.replayPos) units.set(c, u);
+      for (const [from, to] of this.replayPly?.moves || []) {
+        add(from, "last-from");
+        add(to, "last-to");
+      }
+      for (const r of this.replayPly?.removed || []) add(r.cell, "last-removed");
+      this.board.render(units, marks, this.seat);
+      return;
+    }
+    const view = this.view;
+    for (const u of view?.units || []) units.set(u.cell, { side: u.side, kind: u.kind });
+    for (const e of view?.events || []) {
+      if (e.type === "move") {
+        add(e.src, "last-from");
+        add(e.dst, "last-to");
+      } else if (e.type === "report") {
+        add(e.report.attacker.cell, "last-attack");
+        if (e.report.target) add(e.report.target.cell, "last-attack");
+        for (const r of e.report.removed) add(r.cell, "last-removed");
+      }
+    }
+    if (view?.pending) {
+      add(view.pending.src, "battle");
+      add(view.pending.target, "battle");
+    }
+    const sel = this.sel;
+    if (sel && this.canAct()) {
+      const e = this.legal.bySrc.get(sel.src);
+      if (sel.via) {
+        units.set(sel.via, units.get(sel.src));
+        units.delete(sel.src);
+        add(sel.src, "ghost-from");
+        add(sel.via, "selected");
+      } else {
+        add(sel.src, "selected");
+        for (const dst of e.moves.keys()) add(dst, "move");
+      }
+      for (const t of new Set(e.attacks.filter((a) => a.via === sel.via).map((a) => a.target))) add(t, "target");
+    } else if (this.canAct() && !this.legal.declarations.length) {
+      for (const src of this.legal.bySrc.keys()) add(src, "can-act");
+    }
+    for (const c of this.hover || []) add(c, "member");
+    this.board.render(units, marks, this.seat);
+  }
+
+  renderBars() {
+    const g = this.game;
+    for (const bar of [this.topBar, this.bottomBar]) {
+      const p = g.players?.[bar.side] || {};
+      bar.name.textContent = `${SIDE_RU[bar.side]}${bar.side === this.seat ? " (вы)" : ""}`;
+      const acting = g.status === "play" && this.view?.to_act === bar.side;
+      bar.turn.textContent = acting ? (this.view.pending ? "защищается" : "ходит") : "";
+      bar.el.classList.toggle("acting", acting);
+      if (bar.side === this.seat) bar.conn.textContent = "";
+      else if (!p.joined) bar.conn.textContent = "не присоединился";
+      else if (p.connected) bar.conn.textContent = "в сети";
+      else bar.conn.textContent = `нет связи${p.disconnected_ms ? ` ${Math.round(p.disconnected_ms / 1000)} с` : ""}`;
+      bar.conn.classList.toggle("offline-peer", !!p.joined && !p.connected && bar.side !== this.seat);
+    }
+  }
+
+  renderActionBar() {
+    const g = this.game;
+    const view = this.view;
+    const mine = this.canAct();
+    const sel = this.sel;
+    let hint;
+    if (g.status !== "play") hint = this.replayPos ? "Запись партии" : "Партия окончена";
+    else if (!this.seat) hint = `Ходит ${SIDE_RU[view?.to_act] || ""}. Вы смотрите партию как зритель.`;
+    else if (this.busy) hint = "Ход отправлен…";
+    else if (view?.pending && view.to_act !== this.seat) hint = "Соперник выбирает, как защищаться…";
+    else if (view?.to_act !== this.seat) hint = "Ход соперника";
+    else if (this.legal.declarations.length) hint = "Ваш корабль атакован: выберите защиту.";
+    else if (sel?.via) hint = `Корабль пойдёт на ${cellRu(sel.via)}. Атакуйте отсюда или нажмите «Завершить ход».`;
+    else if (sel) hint = "Зелёные точки — куда пойти, красные прицелы — кого атаковать.";
+    else hint = "Ваш ход: выберите свой корабль.";
+    this.hintEl.textContent = hint;
+    this.finishBtn.hidden = !(mine && sel?.via);
+    this.cancelBtn.hidden = !(mine && sel);
+    this.detonateBtn.hidden = !(mine && this.legal.detonate && !this.legal.declarations.length);
+  }
+
+  renderControls() {
+    const g = this.game;
+    const el = this.controlsEl;
+    el.innerHTML = "";
+    el.hidden = !this.seat || g.status !== "play";
+    this.drawEl.hidden = true;
+    this.pendingEl.hidden = true;
+    if (el.hidden) return;
+    const btn = (label, onclick, cls = "") => h("button", { type: "button", class: `btn ${cls}`, onclick }, label);
+    const row = h("div", { class: "button-row" });
+    const opp = otherSide(this.seat);
+    if (g.draw_offer === this.seat) row.append(btn("Ничья предложена", null, "ghost"));
+    else if (g.draw_offer !== opp) row.append(btn("Предложить ничью", () => this.control("draw.offer")));
+    if (g.can_abort) row.append(btn("Прервать партию", () => this.control("abort", "Прервать партию без результата?")));
+    row.append(btn("Сдаться", () => this.control("resign", "Сдаться? Партия будет проиграна."), "danger"));
+    if (g.can_claim) row.append(btn("Забрать победу", () => this.control("claim", "Соперник давно не на связи. Засчитать победу?"), "primary"));
+    if (g.draw_offer === this.seat) row.firstChild.disabled = true;
+    el.append(row);
+    if (g.draw_offer === opp) {
+      this.drawEl.hidden = false;
+      this.drawEl.innerHTML = "";
+      this.drawEl.append(
+        h("p", {}, "Соперник предлагает ничью."),
+        h("div", { class: "button-row" }, btn("Принять ничью", () => this.control("draw.accept"), "primary"), btn("Отклонить", () => this.control("draw.decline"))),
+      );
+    }
+    if (this.view?.pending && this.view.to_act !== this.seat) {
+      this.pendingEl.hidden = false;
+      this.pendingEl.textContent = `Бой ${cellRu(this.view.pending.src)} → ${cellRu(this.view.pending.target)}: соперник объявляет защиту.`;
+    }
+  }
+
+  renderResult() {
+    const g = this.game;
+    const over = g.status === "over" || g.status === "aborted";
+    this.resultEl.hidden = !over;
+    this.replay.el.hidden = g.status !== "over";
+    if (!over) return;
+    const result = g.result || this.view?.result;
+    this.resultEl.innerHTML = "";
+    const headline = g.status === "aborted" ? "Партия прервана" : resultHeadline(result, this.seat);
+    const cls = !result?.winner ? "draw" : result.winner === this.seat ? "win" : this.seat ? "loss" : "draw";
+    const reason = g.status === "aborted" ? "" : resultReason(result, this.seat);
+    this.resultEl.className = `result-panel ${cls}`;
+    this.resultEl.append(h("h2", {}, headline));
+    if (reason) this.resultEl.append(h("p", { class: "reason" }, reason));
+    const row = h("div", { class: "button-row" });
+    if (this.seat) {
+      if (g.rematch_url) row.append(h("a", { class: "btn primary", href: g.rematch_url }, "К реваншу"));
+      else row.append(h("button", { type: "button", class: "btn primary", onclick: () => this.control("rematch") }, "Реванш"));
+    }
+    if (g.status === "over")
+      row.append(h("a", { class: "btn", href: `/api/games/${encodeURIComponent(this.gameId)}/record.json`, download: `admiral-${this.gameId}.json` }, "Скачать запись (JSON)"));
+    row.append(h("a", { class: "btn", href: "/" }, "Новая партия"));
+    this.resultEl.append(row);
+  }
+
+  renderLost() {
+    const lost = this.view?.lost || {};
+    this.lostEl.innerHTML = "";
+    this.lostEl.append(h("h2", { class: "panel-title" }, "Потери"));
+    for (const side of [this.bottomSide, otherSide(this.bottomSide)]) {
+      const counts = lost[side] || {};
+      const line = h("div", { class: "lost-line" }, h("span", { class: "rep-label" }, `${SIDE_RU[side]}${side === this.seat ? " (вы)" : ""}:`));
+      const codes = KINDS.map((k) => k.code).filter((c) => counts[c]);
+      if (!codes.length) line.append(h("span", { class: "muted" }, " нет"));
+      for (const c of codes)
+        line.append(
+          h(
+            "span",
+            { class: "chip", title: ruName(c) },
+            h("span", { class: `mini unit side-${side} k-${c}`, html: iconSvg(c), "aria-hidden": "true" }),
+            `${ru(c)}${counts[c] > 1 ? `×${counts[c]}` : ""}`,
+          ),
+        );
+      this.lostEl.append(line);
+    }
+  }
+
+  renderLog() {
+    const reports = this.view?.reports || [];
+    if (this.logEl.dataset.count === String(reports.length)) return;
+    this.logEl.dataset.count = String(reports.length);
+    this.logEl.innerHTML = "";
+    if (!reports.length) this.logEl.append(h("li", { class: "muted empty" }, "Боёв ещё не было."));
+    for (const r of [...reports].reverse())
+      this.logEl.append(h("li", {}, h("details", {}, h("summary", {}, reportSummary(r)), reportCard(r, this.seat))));
+  }
+}
+
+export { notationRu };

@@ -1,0 +1,95 @@
+// Battle reports (карточка боя, rules §11.3) in Russian.
+
+import { h } from "./dom.js";
+import { SIDE_RU, cellRu } from "./i18n.js";
+import { compositionText, iconSvg, ru, ruName } from "./units.js";
+
+const METHOD = {
+  contact: "атака",
+  air: "авиаудар",
+  torpedo: "торпедный выстрел",
+  detonation: "подрыв атомной бомбы",
+};
+
+const CELL_RE = /(?<![a-z])[a-n](?:1[0-5]|[1-9])(?!\d)/g;
+
+/** Notation with Russian columns: "e4-e5xe6 [d5+e5]" → "Д4-Д5×Е6 [Г5+Д5]". */
+export function notationRu(text) {
+  return String(text)
+    .replace(/(\d)x(?=[a-n])/g, "$1×")
+    .replace(CELL_RE, (m) => cellRu(m));
+}
+
+function seenEl(s) {
+  return h(
+    "span",
+    { class: `seen side-${s.side}` },
+    h("span", { class: `mini unit side-${s.side} k-${s.kind}`, html: iconSvg(s.kind), "aria-hidden": "true" }),
+    ` ${ruName(s.kind)} (${ru(s.kind)}) ${cellRu(s.cell)}`,
+  );
+}
+
+function formationEl(label, members, row) {
+  if (!members || !members.length) return null;
+  const kinds = members.map((m) => m.kind);
+  const rowText = row == null ? "вне шкалы" : `ряд ${row}`;
+  return h(
+    "div",
+    { class: "rep-formation" },
+    h("span", { class: "rep-label" }, label),
+    h("strong", {}, `${members.length > 1 ? "строй " : ""}${compositionText(kinds)} — ${rowText}`),
+    h("span", { class: "muted" }, ` (${members.map((m) => cellRu(m.cell)).join(", ")})`),
+  );
+}
+
+/** Who won an ordinary battle, from the rows. */
+function verdict(r) {
+  if (r.attacker_row == null || r.defender_row == null) return null;
+  if (r.attacker_row > r.defender_row) return `Ряд ${r.attacker_row} сильнее ряда ${r.defender_row}: победа атакующих.`;
+  if (r.attacker_row < r.defender_row) return `Ряд ${r.defender_row} сильнее ряда ${r.attacker_row}: атака отбита.`;
+  return `Равные ряды (${r.attacker_row}): уничтожены обе стороны.`;
+}
+
+/** One-line summary for the log. */
+export function reportSummary(r) {
+  const who = `${ru(r.attacker.kind)} ${cellRu(r.attacker.cell)}`;
+  const target = r.target ? ` → ${ru(r.target.kind)} ${cellRu(r.target.cell)}` : "";
+  const lost = r.removed.length ? `, потери: ${r.removed.map((s) => ru(s.kind)).join(", ")}` : ", без потерь";
+  return `${r.ply + 1}. ${SIDE_RU[r.side]}: ${METHOD[r.method] || r.method} ${who}${target}${lost}`;
+}
+
+/** The full card of a report. `me`: the viewer's side (for «ваш»/«противника»), may be null. */
+export function reportCard(r, me = null) {
+  const sideName = (s) => (me ? (s === me ? "вы" : "противник") : SIDE_RU[s]);
+  const title = r.method === "detonation" ? "Взрыв атомной бомбы" : "Карточка боя";
+  const card = h(
+    "article",
+    { class: "report-card", "aria-label": title },
+    h("header", {}, h("h3", {}, title), h("span", { class: "muted" }, `полуход ${r.ply + 1}`)),
+    h(
+      "div",
+      { class: "rep-line" },
+      h("span", { class: "rep-label" }, `Атакует (${sideName(r.side)}), ${METHOD[r.method] || r.method}:`),
+      seenEl(r.attacker),
+    ),
+  );
+  if (r.target)
+    card.append(h("div", { class: "rep-line" }, h("span", { class: "rep-label" }, `Цель (${sideName(r.target.side)}):`), seenEl(r.target)));
+  if (r.explosion) card.append(h("div", { class: "rep-line" }, `Взрыв на ${cellRu(r.explosion)}: уничтожено всё в квадрате 5×5.`));
+  const af = formationEl("Атака:", r.attacker_formation, r.attacker_row);
+  const df = formationEl("Защита:", r.defender_formation, r.defender_row);
+  if (af) card.append(af);
+  if (df) card.append(df);
+  const v = verdict(r);
+  if (v) card.append(h("p", { class: "rep-verdict" }, v));
+  const removed = h("div", { class: "rep-line rep-removed" }, h("span", { class: "rep-label" }, "Уничтожены:"));
+  if (r.removed.length) for (const s of r.removed) removed.append(seenEl(s));
+  else removed.append(h("span", {}, " никто"));
+  card.append(removed);
+  if (r.revealed_only?.length) {
+    const rev = h("div", { class: "rep-line" }, h("span", { class: "rep-label" }, "Раскрыты и остались:"));
+    for (const s of r.revealed_only) rev.append(seenEl(s));
+    card.append(rev);
+  }
+  return card;
+}

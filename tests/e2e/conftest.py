@@ -1,0 +1,118 @@
+"""Browser tests: the real server in a subprocess, Debian's Chromium driven by Playwright (sync API).
+
+Never runs ``playwright install``: the browser is ``/usr/bin/chromium``. Screenshots go to
+``artifacts/e2e/`` (gitignored). ``ADMIRAL_E2E_URL`` points the tests at a server already running.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts" / "e2e"
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 40.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"the server exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=1) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    pytest.fail(f"the server did not answer /healthz within {timeout:.0f} s:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a real «Адмирал» server (uvicorn, a fresh SQLite database in a temporary directory)."""
+    if os.environ.get("ADMIRAL_E2E_URL"):
+        yield os.environ["ADMIRAL_E2E_URL"].rstrip("/")
+        return
+    if not CHROMIUM.exists():
+        pytest.skip("browser tests need Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
+    pytest.importorskip("playwright.sync_api", reason="browser tests need playwright (Python)")
+    try:
+        import admiral.web.app  # noqa: F401
+    except ImportError as e:
+        pytest.skip(f"the web server is not importable yet: {e}")
+    data = tmp_path_factory.mktemp("e2e-data")
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{data / 'admiral.db'}",
+        "ENVIRONMENT": "development",
+        "PYTHONUNBUFFERED": "1",
+    }
+    log = data / "server.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "admiral.web.app:create_app", "--factory",
+             "--host", "127.0.0.1", "--port", str(port)],
+            cwd=data, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, proc, log)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def browser(server_url: str):
+    """One headless Chromium for the session."""
+    if not CHROMIUM.exists():
+        pytest.skip("browser tests need Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright (Python)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def shots() -> Path:
+    """Directory for screenshots (test artifacts)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture
+def page_errors():
+    """Collects uncaught page errors; a test asserts it stays empty."""
+    errors: list[str] = []
+
+    def watch(page, name: str):
+        page.on("pageerror", lambda e: errors.append(f"{name}: {e}"))
+        return page
+
+    watch.errors = errors
+    return watch

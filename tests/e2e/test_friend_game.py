@@ -1,0 +1,282 @@
+"""A friend game in two real browsers (docs/protocol.md, rules §3–§11).
+
+A laptop (South) creates the game; a phone (North, 360×740, touch) joins through the invite link. Both
+place a few units by hand (clicks, mouse and touch drag and drop), auto-arrange the rest, get ready,
+then walk two cruisers towards each other through the UI: South's move-then-attack with a formation
+meets North's declared formation; both see the battle card; North resigns and South sees the result,
+the replay and the record link.
+"""
+
+from __future__ import annotations
+
+import re
+
+DESKTOP = {"viewport": {"width": 1366, "height": 820}}
+PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+TIMEOUT_MS = 15_000
+
+
+# --- helpers ---------------------------------------------------------------------------------------
+
+
+def cell(page, name: str):
+    return page.locator(f".board .cell[data-cell='{name}']")
+
+
+def press(page, locator) -> None:
+    """Click on the laptop, tap on the phone."""
+    if page.context._impl_obj._options.get("hasTouch"):
+        locator.tap()
+    else:
+        locator.click()
+
+
+def version(page) -> int:
+    return page.evaluate("window.admiral && window.admiral.game ? window.admiral.game.version : -1")
+
+
+def wait_version(page, v: int) -> None:
+    page.wait_for_function("v => window.admiral.game && window.admiral.game.version >= v", arg=v, timeout=TIMEOUT_MS)
+
+
+def legal(page) -> list[str]:
+    return page.evaluate("window.admiral.view ? window.admiral.view.legal : []")
+
+
+def placed(page) -> int:
+    return page.locator(".setup-board .cell .unit").count()
+
+
+def arsenal_left(page, kind: str) -> int:
+    text = page.locator(f".arsenal-item[data-kind='{kind}'] .a-count").inner_text()
+    return int(text.lstrip("×"))
+
+
+def mouse_drag(page, src, dst) -> None:
+    a, b = src.bounding_box(), dst.bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def touch_drag(page, src, dst) -> None:
+    """A real touch drag through the DevTools protocol (pointer events of type touch)."""
+    a, b = src.bounding_box(), dst.bounding_box()
+    cdp = page.context.new_cdp_session(page)
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, 9):
+        x, y = x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+    page.wait_for_timeout(400)  # let the browser's gesture detection settle before the next tap
+
+
+def play(page, notation: str) -> None:
+    """Make a move (``c5-c6``) through the UI: the unit, its green dot, and «Завершить ход» when attacks could
+    follow; waits for the next version."""
+    assert notation in legal(page), f"{notation} not legal: {legal(page)}"
+    src, dst = notation.split("-")
+    v = version(page)
+    press(page, cell(page, src))
+    assert "selected" in cell(page, src).get_attribute("class")
+    assert "move" in cell(page, dst).get_attribute("class")
+    press(page, cell(page, dst))
+    if any(a.startswith(f"{notation}x") for a in legal(page)):  # attacks could follow: end the turn
+        press(page, page.get_by_role("button", name="Завершить ход"))
+    try:
+        wait_version(page, v + 1)
+    except Exception as e:
+        raise AssertionError(f"{notation} not applied; toast: {page.locator('#toast').inner_text()!r}") from e
+
+
+def both_at(pages, v: int) -> None:
+    for p in pages:
+        wait_version(p, v)
+
+
+# --- the game --------------------------------------------------------------------------------------
+
+
+def test_friend_game_through_invite(browser, server_url, shots, page_errors):
+    laptop = browser.new_context(**DESKTOP)
+    phone = browser.new_context(**PHONE)
+    try:
+        south = page_errors(laptop.new_page(), "south")
+        north = page_errors(phone.new_page(), "north")
+        south.set_default_timeout(TIMEOUT_MS)
+        north.set_default_timeout(TIMEOUT_MS)
+
+        # Home: create a game as South, 10+5, 5 minutes to set up.
+        south.goto(server_url + "/")
+        south.locator("input[name=side][value=south]").check()
+        south.get_by_role("button", name="Создать партию").click()
+        south.wait_for_url(re.compile(r"/g/"))
+        link = south.locator("#invite-link").input_value()
+        assert "/j/" in link and link.startswith("http")
+        assert south.get_by_role("button", name="Копировать").is_visible()
+        south.screenshot(path=shots / "01-invite-link.png")
+
+        # The friend opens the link on a phone and accepts.
+        north.goto(link)
+        north.get_by_role("button", name="Принять приглашение").tap()
+        north.wait_for_url(re.compile(r"/g/"))
+        north.wait_for_selector(".arsenal-item")
+        south.wait_for_selector(".arsenal-item")
+        south.locator("#invite").wait_for(state="hidden")
+        assert south.locator(".opp-state").inner_text() == "расставляет"
+
+        # South (laptop): click-to-place six cruisers on the front row, a mouse drag and drop round trip.
+        south.locator(".arsenal-item[data-kind=KR]").click()
+        for c in "abcdef":
+            cell(south, f"{c}5").click()
+        assert arsenal_left(south, "KR") == 0
+        mouse_drag(south, south.locator(".arsenal-item[data-kind=L]"), cell(south, "g3"))
+        assert cell(south, "g3").locator(".unit.k-L").count() == 1
+        mouse_drag(south, cell(south, "g3"), cell(south, "h3"))
+        assert cell(south, "g3").locator(".unit").count() == 0 and cell(south, "h3").locator(".k-L").count() == 1
+        mouse_drag(south, cell(south, "h3"), cell(south, "a5"))  # onto a cruiser: they swap
+        assert cell(south, "a5").locator(".k-L").count() == 1 and cell(south, "h3").locator(".k-KR").count() == 1
+        mouse_drag(south, cell(south, "a5"), south.locator(".arsenal"))  # back to the arsenal
+        assert cell(south, "a5").locator(".unit").count() == 0 and arsenal_left(south, "L") == 2
+        mouse_drag(south, cell(south, "h3"), cell(south, "a5"))
+        # a VMB in the front row: the server's problem shows in Russian
+        south.locator(".arsenal-item[data-kind=VMB]").click()
+        cell(south, "n5").click()
+        south.locator(".problems .problem", has_text="ВМБ").wait_for()
+        cell(south, "n5").click()  # selects the placed base
+        south.get_by_role("button", name="Убрать с поля").click()
+        # an aircraft far from the carrier: a warning
+        south.locator(".arsenal-item[data-kind=S]").click()
+        cell(south, "n1").click()
+        south.locator(".problems .warning", has_text="не рядом с носителем").wait_for()
+        south.screenshot(path=shots / "02-setup-laptop.png")
+        cell(south, "n1").click()
+        south.get_by_role("button", name="Убрать с поля").click()
+        assert placed(south) == 6
+
+        # North (phone): tap-to-place six cruisers on its front row, then a touch drag and drop round trip.
+        press(north, north.locator(".arsenal-item[data-kind=KR]"))
+        for c in "abcdef":
+            press(north, cell(north, f"{c}11"))
+        assert arsenal_left(north, "KR") == 0 and placed(north) == 6
+        touch_drag(north, north.locator(".arsenal-item[data-kind=L]"), cell(north, "g13"))
+        assert cell(north, "g13").locator(".k-L").count() == 1
+        touch_drag(north, cell(north, "g13"), cell(north, "h13"))
+        assert cell(north, "h13").locator(".k-L").count() == 1 and cell(north, "g13").locator(".unit").count() == 0
+        touch_drag(north, cell(north, "h13"), north.locator(".arsenal"))
+        assert placed(north) == 6 and arsenal_left(north, "L") == 2
+        north.screenshot(path=shots / "03-setup-phone-partial.png", full_page=True)
+
+        # Both auto-arrange the rest and get ready.
+        for page in (south, north):
+            press(page, page.get_by_role("button", name="Авторасстановка"))
+            try:
+                page.wait_for_function("document.querySelectorAll('.setup-board .cell .unit').length === 58")
+            except Exception as e:
+                state = page.evaluate("[admiral.recent, admiral.online]")
+                raise AssertionError(f"auto-arrangement: {placed(page)} placed; messages, online: {state}") from e
+            page.get_by_role("button", name="Готов").wait_for()
+            page.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
+        for c in "abcdef":
+            assert cell(south, f"{c}5").locator(".k-KR").count() == 1
+            assert cell(north, f"{c}11").locator(".k-KR").count() == 1
+        # save the setup under a name
+        south.locator("details.saved summary").click()
+        south.get_by_label("Название расстановки").fill("Шесть крейсеров")
+        south.get_by_role("button", name="Сохранить").click()
+        south.locator("details.saved option", has_text="Шесть крейсеров").wait_for(state="attached")
+        south.screenshot(path=shots / "04-setup-complete.png")
+        north.screenshot(path=shots / "05-setup-phone-complete.png", full_page=True)
+
+        press(south, south.get_by_role("button", name="Готов"))
+        south.locator(".opp-state").wait_for()
+        press(north, north.get_by_role("button", name="Готов"))
+        south.wait_for_selector(".play-board")
+        north.wait_for_selector(".play-board")
+        both_at((south, north), 0)
+
+        # Two cruisers each walk into the open sea (rules §5), North shuffles while South closes in.
+        plan = [
+            (south, "c5-c6"), (north, "c11-c10"), (south, "c6-c7"), (north, "c10-c9"),
+            (south, "d5-d6"), (north, "d11-d10"), (south, "d6-d7"), (north, "d10-d9"),
+            (south, "d7-d8"), (north, "f11-f10"),
+        ]  # fmt: skip
+        for i, (page, move) in enumerate(plan):
+            if i == 2:
+                press(south, cell(south, "c6"))
+                south.screenshot(path=shots / "06-game-selected.png")
+                press(south, cell(south, "c6"))  # deselect
+            play(page, move)
+            both_at((south, north), i + 1)
+        assert "last-to" in cell(south, "f10").get_attribute("class")
+
+        # South: move c7→c8, then attack c9 declaring the formation c8+d8 (2 КР, row 18).
+        assert "c7-c8xc9 [c8+d8]" in legal(south)
+        v = version(south)
+        south.locator(".cell[data-cell='c7']").click()
+        south.locator(".cell[data-cell='c8']").click()
+        assert "target" in cell(south, "c9").get_attribute("class")
+        assert south.get_by_role("button", name="Завершить ход").is_visible()
+        south.screenshot(path=shots / "07-move-then-attack.png")
+        cell(south, "c9").click()
+        dialog = south.locator("dialog.formation-dialog")
+        dialog.wait_for()
+        assert dialog.get_by_text("ряд 18").count() == 1
+        south.screenshot(path=shots / "08-formation-dialog.png")
+        dialog.get_by_role("button", name=re.compile("Строй: 2 КР")).click()
+
+        # North defends: its dialog offers c9 alone (row 7) or c9+d9 (row 18).
+        wait_version(north, v + 1)
+        north_dialog = north.locator("dialog.defender-dialog")
+        north_dialog.wait_for()
+        north.screenshot(path=shots / "09-defender-dialog-phone.png")
+        press(north, north_dialog.get_by_role("button", name=re.compile("Строй: 2 КР")))
+        both_at((south, north), v + 2)
+
+        # Both see the battle card: 18 against 18, four cruisers gone.
+        for page in (south, north):
+            card = page.locator(".report-overlay .report-card")
+            card.wait_for()
+            assert "Равные ряды (18)" in card.inner_text()
+            assert card.locator(".rep-removed .seen").count() == 4
+            assert page.locator(".log li").count() == 1
+        south.screenshot(path=shots / "10-battle-card.png")
+        north.screenshot(path=shots / "11-battle-card-phone.png", full_page=True)
+        assert "КР×2" in south.locator(".lost").inner_text()
+
+        # North resigns (with a confirmation); South sees the result.
+        north.once("dialog", lambda d: d.accept())
+        press(north, north.get_by_role("button", name="Сдаться"))
+        south.locator(".result-panel h2").wait_for()
+        assert south.locator(".result-panel h2").inner_text() == "Победа!"
+        assert "Соперник сдался" in south.locator(".result-panel").inner_text()
+        north.locator(".result-panel h2").wait_for()
+        assert north.locator(".result-panel h2").inner_text() == "Поражение"
+        assert south.get_by_role("button", name="Реванш").is_visible()
+        record = south.get_by_role("link", name="Скачать запись (JSON)")
+        assert record.get_attribute("href").endswith("/record.json")
+        # after the end both fleets are open
+        south.wait_for_function("window.admiral.view && window.admiral.view.units.every(u => u.kind)")
+        south.screenshot(path=shots / "12-result.png")
+        north.screenshot(path=shots / "13-result-phone.png", full_page=True)
+
+        # Replay: step through the game.
+        south.get_by_role("button", name="Смотреть запись").click()
+        south.get_by_role("button", name="В конец").click()
+        label = south.locator(".replay-label").inner_text()
+        assert label.startswith("Полуход 13 из 13"), label
+        south.get_by_role("button", name="В начало").click()
+        assert cell(south, "c5").locator(".k-KR").count() == 1
+        for _ in range(11):
+            south.get_by_role("button", name="Вперёд").click()
+        assert "Полуход 11" in south.locator(".replay-label").inner_text()
+        assert cell(south, "c8").locator(".k-KR").count() == 1
+        south.screenshot(path=shots / "14-replay.png")
+        assert page_errors.errors == []
+    finally:
+        laptop.close()
+        phone.close()
