@@ -53,3 +53,11 @@ def s_cell(name: str) -> int:
     from admiral.engine import parse_cell
 
     return parse_cell(name)
+
+
+def test_attack_declaring_only_its_attacker_is_the_plain_attack():
+    # rules §7.1.1: the attacker declares "the attacking ship alone or a formation"; alone has one form.
+    e5, e6, e4 = s_cell("e5"), s_cell("e6"), s_cell("e4")
+    assert Attack(e5, e6, None, (e5,)) == Attack(e5, e6)
+    assert Attack(e4, e6, e5, (e5,)).formation == ()
+    assert str(Attack(e5, e6, None, (e5,))) == "e5xe6"

@@ -104,7 +104,8 @@ class Attack(Action):
         self.src = src
         self.target = target
         self.via = via
-        self.formation = formation
+        # A formation of the attacker alone is no formation: one action, one value.
+        self.formation = () if formation == ((src if via is None else via),) else formation
 
     @property
     def origin(self) -> Cell:
@@ -266,9 +267,6 @@ def _parse(text: str) -> Action:
         via = parse_cell(m.group(2)) if m.group(2) else None
         target = parse_cell(m.group(3))
         formation = _parse_members(m.group(4)) if m.group(4) else ()
-        origin = src if via is None else via
-        if formation == (origin,):
-            formation = ()
         return Attack(src, target, via, formation)
     raise IllegalAction(
         "bad_notation",
