@@ -25,9 +25,13 @@ function send(msg) {
   return socket.send(msg);
 }
 
+let everOnline = false;
+
 function onStatus(up) {
   online = up;
   offlineEl.hidden = up;
+  if (up && everOnline && screen?.obj.onReconnect) screen.obj.onReconnect();
+  everOnline = everOnline || up;
 }
 
 const recent = []; // the last few message types, for tests and debugging

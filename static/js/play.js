@@ -4,7 +4,7 @@ import { Board } from "./board.js";
 import { choose, h, toast } from "./dom.js";
 import { SIDE_RU, cellRu, otherSide, resultHeadline, resultReason } from "./i18n.js";
 import { Replay } from "./replay.js";
-import { notationRu, reportCard, reportSummary } from "./report.js";
+import { notationRu, ownerClass, reportCard, reportSummary } from "./report.js";
 import { KINDS, compositionText, iconSvg, ru, ruName, scaleRow } from "./units.js";
 
 const CELL = "[a-n](?:1[0-5]|[1-9])";
@@ -92,6 +92,8 @@ export class PlayScreen {
     this.resultEl = h("section", { class: "result-panel", hidden: true, "aria-live": "polite" });
     this.controlsEl = h("section", { class: "controls", "aria-label": "Управление партией" });
     this.drawEl = h("div", { class: "draw-offer", hidden: true, role: "status" });
+    this.autoDeclare = h("input", { type: "checkbox", onchange: () => this.send({ type: "prefs", auto_declare: this.autoDeclare.checked }) });
+    this.prefsEl = h("label", { class: "prefs" }, this.autoDeclare, " Всегда объявлять сильнейший строй (не спрашивать при защите)");
     this.pendingEl = h("div", { class: "pending-note", hidden: true, role: "status" });
     this.lostEl = h("section", { class: "lost", "aria-label": "Потери" });
     this.logEl = h("ol", { class: "log", reversed: true });
@@ -105,6 +107,7 @@ export class PlayScreen {
       this.drawEl,
       this.pendingEl,
       this.controlsEl,
+      this.prefsEl,
       this.replay.el,
       this.lostEl,
       h("section", { class: "log-box" }, h("h2", { class: "panel-title" }, "Журнал боёв"), this.logEl),
@@ -416,6 +419,9 @@ export class PlayScreen {
     const el = this.controlsEl;
     el.innerHTML = "";
     el.hidden = !this.seat || g.status !== "play";
+    this.prefsEl.hidden = el.hidden;
+    const pref = g.players?.[this.seat]?.auto_declare;
+    if (pref != null && document.activeElement !== this.autoDeclare) this.autoDeclare.checked = !!pref;
     this.drawEl.hidden = true;
     this.pendingEl.hidden = true;
     if (el.hidden) return;
@@ -482,7 +488,7 @@ export class PlayScreen {
           h(
             "span",
             { class: "chip", title: ruName(c) },
-            h("span", { class: `mini unit side-${side} k-${c}`, html: iconSvg(c), "aria-hidden": "true" }),
+            h("span", { class: `mini unit side-${side} ${ownerClass(side, this.seat)} k-${c}`, html: iconSvg(c), "aria-hidden": "true" }),
             `${ru(c)}${counts[c] > 1 ? `×${counts[c]}` : ""}`,
           ),
         );

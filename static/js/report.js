@@ -5,7 +5,7 @@ import { SIDE_RU, cellRu } from "./i18n.js";
 import { compositionText, iconSvg, ru, ruName } from "./units.js";
 
 const METHOD = {
-  contact: "атака",
+  contact: "ближний бой",
   air: "авиаудар",
   torpedo: "торпедный выстрел",
   detonation: "подрыв атомной бомбы",
@@ -20,11 +20,16 @@ export function notationRu(text) {
     .replace(CELL_RE, (m) => cellRu(m));
 }
 
-function seenEl(s) {
+/** Colour class of a unit for the viewer: own/enemy for a player (as on its board), the side otherwise. */
+export function ownerClass(side, me) {
+  return me ? (side === me ? "own" : "enemy") : "";
+}
+
+function seenEl(s, me) {
   return h(
     "span",
     { class: `seen side-${s.side}` },
-    h("span", { class: `mini unit side-${s.side} k-${s.kind}`, html: iconSvg(s.kind), "aria-hidden": "true" }),
+    h("span", { class: `mini unit side-${s.side} ${ownerClass(s.side, me)} k-${s.kind}`, html: iconSvg(s.kind), "aria-hidden": "true" }),
     ` ${ruName(s.kind)} (${ru(s.kind)}) ${cellRu(s.cell)}`,
   );
 }
@@ -60,7 +65,8 @@ export function reportSummary(r) {
 
 /** The full card of a report. `me`: the viewer's side (for «ваш»/«противника»), may be null. */
 export function reportCard(r, me = null) {
-  const sideName = (s) => (me ? (s === me ? "вы" : "противник") : SIDE_RU[s]);
+  const who = me ? (r.side === me ? "Атакуете вы" : "Атакует противник") : `Атакует ${SIDE_RU[r.side]}`;
+  const whose = (s) => (me ? (s === me ? "ваша" : "противника") : SIDE_RU[s]);
   const title = r.method === "detonation" ? "Взрыв атомной бомбы" : "Карточка боя";
   const card = h(
     "article",
@@ -69,12 +75,12 @@ export function reportCard(r, me = null) {
     h(
       "div",
       { class: "rep-line" },
-      h("span", { class: "rep-label" }, `Атакует (${sideName(r.side)}), ${METHOD[r.method] || r.method}:`),
-      seenEl(r.attacker),
+      h("span", { class: "rep-label" }, `${who} · ${METHOD[r.method] || r.method}:`),
+      seenEl(r.attacker, me),
     ),
   );
   if (r.target)
-    card.append(h("div", { class: "rep-line" }, h("span", { class: "rep-label" }, `Цель (${sideName(r.target.side)}):`), seenEl(r.target)));
+    card.append(h("div", { class: "rep-line" }, h("span", { class: "rep-label" }, `Цель (${whose(r.target.side)}):`), seenEl(r.target, me)));
   if (r.explosion) card.append(h("div", { class: "rep-line" }, `Взрыв на ${cellRu(r.explosion)}: уничтожено всё в квадрате 5×5.`));
   const af = formationEl("Атака:", r.attacker_formation, r.attacker_row);
   const df = formationEl("Защита:", r.defender_formation, r.defender_row);
@@ -83,12 +89,12 @@ export function reportCard(r, me = null) {
   const v = verdict(r);
   if (v) card.append(h("p", { class: "rep-verdict" }, v));
   const removed = h("div", { class: "rep-line rep-removed" }, h("span", { class: "rep-label" }, "Уничтожены:"));
-  if (r.removed.length) for (const s of r.removed) removed.append(seenEl(s));
+  if (r.removed.length) for (const s of r.removed) removed.append(seenEl(s, me));
   else removed.append(h("span", {}, " никто"));
   card.append(removed);
   if (r.revealed_only?.length) {
     const rev = h("div", { class: "rep-line" }, h("span", { class: "rep-label" }, "Раскрыты и остались:"));
-    for (const s of r.revealed_only) rev.append(seenEl(s));
+    for (const s of r.revealed_only) rev.append(seenEl(s, me));
     card.append(rev);
   }
   return card;

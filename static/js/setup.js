@@ -113,6 +113,13 @@ export class SetupScreen {
     if (setup) this.applyState(setup, (!this.synced && !this.awaitingAuto) || setup.ready);
   }
 
+  /** The socket is back: answers to what was asked are lost, and the server may have missed the last draft. */
+  onReconnect() {
+    this.asked = [];
+    this.awaitingAuto = false;
+    if (!this.ready && this.synced) this.ask("update");
+  }
+
   /** Send a setup.* message and remember that an answer (setup.state or error) is due. */
   ask(type) {
     const ok = this.send({ type: `setup.${type}`, setup: Object.fromEntries(this.draft) });

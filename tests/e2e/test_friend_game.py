@@ -189,6 +189,12 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         south.get_by_label("Название расстановки").fill("Шесть крейсеров")
         south.get_by_role("button", name="Сохранить").click()
         south.locator("details.saved option", has_text="Шесть крейсеров").wait_for(state="attached")
+        south.get_by_role("button", name="Очистить").click()
+        assert placed(south) == 0
+        south.get_by_label("Сохранённые расстановки").select_option(label="Шесть крейсеров")
+        south.get_by_role("button", name="Загрузить").click()
+        assert placed(south) == 58 and cell(south, "c5").locator(".k-KR").count() == 1
+        south.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
         south.screenshot(path=shots / "04-setup-complete.png")
         north.screenshot(path=shots / "05-setup-phone-complete.png", full_page=True)
 
@@ -248,6 +254,27 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         north.screenshot(path=shots / "11-battle-card-phone.png", full_page=True)
         assert "КР×2" in south.locator(".lost").inner_text()
 
+        # A draw offered and declined.
+        south.get_by_role("button", name="Предложить ничью").click()
+        north.get_by_text("Соперник предлагает ничью.").wait_for()
+        press(north, north.get_by_role("button", name="Отклонить"))
+        north.get_by_text("Соперник предлагает ничью.").wait_for(state="hidden")
+        south.get_by_role("button", name="Предложить ничью").wait_for()
+
+        # A spectator: closed markers only, the reports, no controls.
+        watcher = browser.new_context(**DESKTOP)
+        try:
+            spectator = page_errors(watcher.new_page(), "spectator")
+            spectator.goto(south.url)
+            spectator.wait_for_selector(".play-board .unit")
+            units = spectator.locator(".play-board .unit")
+            assert units.count() == spectator.locator(".play-board .unit.marker").count() == 112
+            assert spectator.locator(".log li").count() == 1
+            assert spectator.get_by_role("button", name="Сдаться").count() == 0
+            spectator.screenshot(path=shots / "12-spectator.png")
+        finally:
+            watcher.close()
+
         # North resigns (with a confirmation); South sees the result.
         north.once("dialog", lambda d: d.accept())
         press(north, north.get_by_role("button", name="Сдаться"))
@@ -261,8 +288,8 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         assert record.get_attribute("href").endswith("/record.json")
         # after the end both fleets are open
         south.wait_for_function("window.admiral.view && window.admiral.view.units.every(u => u.kind)")
-        south.screenshot(path=shots / "12-result.png")
-        north.screenshot(path=shots / "13-result-phone.png", full_page=True)
+        south.screenshot(path=shots / "13-result.png")
+        north.screenshot(path=shots / "14-result-phone.png", full_page=True)
 
         # Replay: step through the game.
         south.get_by_role("button", name="Смотреть запись").click()
@@ -275,7 +302,7 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
             south.get_by_role("button", name="Вперёд").click()
         assert "Полуход 11" in south.locator(".replay-label").inner_text()
         assert cell(south, "c8").locator(".k-KR").count() == 1
-        south.screenshot(path=shots / "14-replay.png")
+        south.screenshot(path=shots / "15-replay.png")
         assert page_errors.errors == []
     finally:
         laptop.close()
