@@ -59,12 +59,15 @@ export function unitHtml(unit, me) {
 export class Board {
   /**
    * @param {HTMLElement} root an empty element that becomes the board
-   * @param {{orientation: "south"|"north", label?: string, onCell?: (cell: string, ev: Event) => void}} opts
+   * @param {{orientation: "south"|"north", label?: string, onCell?: (cell: string, ev: Event) => void,
+   *          onKey?: (cell: string, ev: KeyboardEvent) => void}} opts
    */
   constructor(root, opts) {
     this.root = root;
     this.orientation = opts.orientation === "north" ? "north" : "south";
     this.onCell = opts.onCell || null;
+    this.onKeyCb = opts.onKey || null;
+    this.focusable = null;
     this.cells = new Map();
     this.build(opts.label || "Игровое поле");
   }
@@ -100,11 +103,16 @@ export class Board {
         b.dataset.cell = name;
         b.setAttribute("aria-label", cellRu(name));
         if ((c + r) % 2) b.classList.add("alt");
+        b.tabIndex = -1;
         b.addEventListener("click", (ev) => this.onCell && this.onCell(name, ev));
+        b.addEventListener("keydown", (ev) => this.onKey(name, ev));
+        b.addEventListener("focus", () => this.setFocusable(name));
         root.append(b);
         this.cells.set(name, b);
       }
     }
+    // one tab stop for the whole board (roving tabindex): the arrow keys move between cells
+    this.setFocusable(this.orientation === "north" ? "g11" : "g5");
     root.append(Object.assign(document.createElement("div"), { className: "lab corner" }));
     for (const c of this.displayCols()) {
       const lab = document.createElement("div");
@@ -134,6 +142,30 @@ export class Board {
       el.setAttribute("aria-label", label);
       el.title = el.classList.contains("target") ? "Атаковать" : el.classList.contains("move") ? "Сюда" : "";
     }
+  }
+
+  setFocusable(cell) {
+    if (this.focusable === cell) return;
+    if (this.focusable) this.cells.get(this.focusable).tabIndex = -1;
+    this.focusable = cell;
+    this.cells.get(cell).tabIndex = 0;
+  }
+
+  /** Arrow keys move the focus as seen on screen; other keys go to `opts.onKey`. */
+  onKey(cell, ev) {
+    const step = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[ev.key];
+    if (!step) {
+      if (this.onKeyCb) this.onKeyCb(cell, ev);
+      return;
+    }
+    ev.preventDefault();
+    const sign = this.orientation === "north" ? -1 : 1;
+    const c = cellCol(cell) + step[0] * sign;
+    const r = cellRow(cell) + step[1] * sign;
+    if (c < 0 || c >= WIDTH || r < 0 || r >= HEIGHT) return;
+    const next = cellName(c, r);
+    this.setFocusable(next);
+    this.cells.get(next).focus();
   }
 
   /** The cell under a viewport point, or null. */

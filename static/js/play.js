@@ -78,6 +78,9 @@ export class PlayScreen {
       orientation: this.bottomSide,
       label: "Игровое поле",
       onCell: (cell) => this.onCellClick(cell),
+      onKey: (_cell, ev) => {
+        if (ev.key === "Escape") this.clearSelection();
+      },
     });
     this.topBar = this.playerBar(otherSide(this.bottomSide));
     this.bottomBar = this.playerBar(this.bottomSide);

@@ -59,6 +59,15 @@ export class SetupScreen {
       orientation: this.side,
       label: "Поле: ваша зона расстановки внизу",
       onCell: (cell) => this.onCellClick(cell),
+      onKey: (cell, ev) => {
+        if ((ev.key === "Delete" || ev.key === "Backspace") && this.draft.has(cell)) {
+          ev.preventDefault();
+          this.removeAt(cell);
+        } else if (ev.key === "Escape") {
+          this.selectedKind = this.selectedCell = null;
+          this.render();
+        }
+      },
     });
     this.opponentEl = h("span", { class: "opp-state" });
     this.timerEl = h("span", { class: "clock setup-clock" });

@@ -118,10 +118,13 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         link = south.locator("#invite-link").input_value()
         assert "/j/" in link and link.startswith("http")
         assert south.get_by_role("button", name="Копировать").is_visible()
-        south.screenshot(path=shots / "01-invite-link.png")
+        south.screenshot(path=shots / "01-invite-link-laptop.png")
 
         # The friend opens the link on a phone and accepts.
+        north.goto(server_url + "/")
+        north.screenshot(path=shots / "00-home-phone.png", full_page=True)
         north.goto(link)
+        north.screenshot(path=shots / "01-invite-phone.png")
         north.get_by_role("button", name="Принять приглашение").tap()
         north.wait_for_url(re.compile(r"/g/"))
         north.wait_for_selector(".arsenal-item")
@@ -216,6 +219,10 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
                 press(south, cell(south, "c6"))
                 south.screenshot(path=shots / "06-game-selected.png")
                 press(south, cell(south, "c6"))  # deselect
+            if i == 3:
+                press(north, cell(north, "c10"))
+                north.screenshot(path=shots / "06-game-selected-phone.png")
+                press(north, cell(north, "c10"))
             play(page, move)
             both_at((south, north), i + 1)
         assert "last-to" in cell(south, "f10").get_attribute("class")
@@ -303,6 +310,14 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         assert "Полуход 11" in south.locator(".replay-label").inner_text()
         assert cell(south, "c8").locator(".k-KR").count() == 1
         south.screenshot(path=shots / "15-replay.png")
+
+        # Rematch: a new game, sides swapped, both browsers taken straight to its setup.
+        first = south.url
+        south.get_by_role("button", name="Реванш").click()
+        for page, side in ((south, "Север"), (north, "Юг")):
+            page.wait_for_url(lambda u: u != first and "/g/" in u)
+            page.wait_for_selector(".arsenal-item")
+            assert f"Вы — {side}" in page.locator(".setup-panel").inner_text()
         assert page_errors.errors == []
     finally:
         laptop.close()
