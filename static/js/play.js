@@ -118,6 +118,7 @@ export class PlayScreen {
     this.root.append(
       h("div", { class: "layout play-layout" }, h("div", { class: "board-col" }, this.topBar.el, boardWrap, this.bottomBar.el, this.actionBar), side),
     );
+    this.peerTimer = setInterval(() => this.root.isConnected && this.game && this.renderBars(), 1000);
     this.countdown.bind(this.topBar.clock, this.topBar.side);
     this.countdown.bind(this.bottomBar.clock, this.bottomBar.side);
   }
@@ -134,6 +135,7 @@ export class PlayScreen {
   // --- server messages ----------------------------------------------------------------------
 
   update(game, view) {
+    this.gameAt = performance.now();
     const plyChanged = !this.view || !view || this.view.ply !== view.ply || this.view.to_act !== view.to_act;
     this.game = game;
     this.view = view;
@@ -315,6 +317,7 @@ export class PlayScreen {
     if (ply?.report) this.showOverlay(ply.report);
     else this.overlay.hidden = true;
     this.renderBoard();
+    this.renderActionBar();
   }
 
   // --- drawing ------------------------------------------------------------------------------
@@ -391,7 +394,10 @@ export class PlayScreen {
       if (bar.side === this.seat) bar.conn.textContent = "";
       else if (!p.joined) bar.conn.textContent = "не присоединился";
       else if (p.connected) bar.conn.textContent = "в сети";
-      else bar.conn.textContent = `нет связи${p.disconnected_ms ? ` ${Math.round(p.disconnected_ms / 1000)} с` : ""}`;
+      else {
+        const ms = (p.disconnected_ms || 0) + (performance.now() - this.gameAt);
+        bar.conn.textContent = `нет связи ${Math.floor(ms / 1000)} с`;
+      }
       bar.conn.classList.toggle("offline-peer", !!p.joined && !p.connected && bar.side !== this.seat);
     }
   }

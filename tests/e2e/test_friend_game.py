@@ -322,3 +322,43 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
     finally:
         laptop.close()
         phone.close()
+
+
+def test_atomic_bomb_then_abort_without_clocks(browser, server_url, shots, page_errors):
+    """No time limit, nothing placed by hand: South detonates its atomic bomb (rules §8), North aborts."""
+    one, two = browser.new_context(**DESKTOP), browser.new_context(**DESKTOP)
+    try:
+        south = page_errors(one.new_page(), "south")
+        north = page_errors(two.new_page(), "north")
+        south.goto(server_url + "/")
+        south.locator("input[name=time_control][value=none]").check()
+        south.locator("input[name=setup_minutes][value='0']").check()
+        south.locator("input[name=side][value=south]").check()
+        south.get_by_role("button", name="Создать партию").click()
+        north.goto(south.locator("#invite-link").input_value())
+        north.get_by_role("button", name="Принять приглашение").click()
+        for page in (south, north):
+            page.get_by_role("button", name="Авторасстановка").click()
+            page.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
+            page.get_by_role("button", name="Готов").click()
+        south.wait_for_selector(".play-board")
+        assert south.locator(".player-bar .clock").first.inner_text() == "∞"
+
+        assert "АБ!" in legal(south)
+        south.once("dialog", lambda d: d.accept())
+        south.get_by_role("button", name="Подорвать АБ").click()
+        for page in (south, north):
+            card = page.locator(".report-overlay .report-card")
+            card.wait_for()
+            assert "Взрыв атомной бомбы" in card.inner_text()
+        south.screenshot(path=shots / "20-atomic-bomb.png")
+
+        north.once("dialog", lambda d: d.accept())
+        north.get_by_role("button", name="Прервать партию").click()
+        for page in (south, north):
+            page.locator(".result-panel h2", has_text="Партия прервана").wait_for()
+        assert south.get_by_role("button", name="Сдаться").count() == 0
+        assert page_errors.errors == []
+    finally:
+        one.close()
+        two.close()
