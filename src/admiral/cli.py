@@ -129,5 +129,9 @@ def serve(
     )
 
 
+from .ai.tournament import tournament  # noqa: E402 — bots against bots (issue 4)
+
+app.command()(tournament)
+
 if __name__ == "__main__":  # pragma: no cover
     app()

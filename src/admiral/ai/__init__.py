@@ -1,0 +1,22 @@
+"""Bots for «Адмирал», levels 1–5 (rules §12): input a :class:`~admiral.engine.PlayerView` of the
+bot's own side (plus the bot's memory of earlier views), output a legal action.
+
+- 1 «Юнга» (:class:`RandomBot`): random legal moves, attacks whenever it can.
+- 2 «Мичман»: greedy one ply: the expected exchange of each attack over identities sampled from the
+  public removal counts alone; otherwise a step towards the enemy.
+- 3 «Капитан-лейтенант»: heuristic evaluation (unit values, a positional plan: approach the enemy
+  and its likely bases, keep weapons by their carriers, keep weak units out of contact) with
+  memory of revealed units while they stay on their cells.
+- 4 «Капитан первого ранга» (the previous maximum): level 3 plus a two-ply search (its action,
+  then the opponent's best attack) over determinizations sampled from its belief.
+- 5 «Адмиральский»: level 4 plus full belief tracking (moved markers are not СМ/ВМБ, front-row
+  starters are not ВМБ, revealed units followed after they close and move), formations assembled
+  before striking, base defence, atomic bomb on a favourable expected exchange, a deliberate setup.
+
+``make_bot(level, seed)`` builds one; ``admiral tournament`` measures them (:mod:`.tournament`).
+"""
+
+from .belief import Belief, Mark
+from .bots import LEVELS, Bot, HeuristicBot, Level, RandomBot, make_bot
+
+__all__ = ["LEVELS", "Belief", "Bot", "HeuristicBot", "Level", "Mark", "RandomBot", "make_bot"]

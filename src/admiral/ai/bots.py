@@ -1,0 +1,493 @@
+"""The bots: one interface, five levels (rules §12, issue 4).
+
+A bot sees exactly what a human in its seat sees: the :class:`~admiral.engine.PlayerView` of its own
+side, view after view, and what it chose to remember of them. It is never given the true state.
+
+Lifecycle, as the tournament harness (or the server's bots runner) drives it::
+
+    bot = make_bot(5, seed=1)
+    setup = bot.setup(Side.NORTH)          # cell → kind, a valid setup (rules §3)
+    ...                                    # after every ply of the game:
+    bot.observe(view(state, Side.NORTH, log, since=last_seen_ply))
+    action = bot.act(that_view, deadline_s=1.0)   # when that_view.to_act is North
+
+``act`` returns one of ``view.legal`` (a :class:`~admiral.engine.Declare` when the view's ``pending``
+battle offers the bot's side a choice of declarations).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from ..engine import (
+    FRONT_ROW,
+    SCALE,
+    Action,
+    Attack,
+    Cell,
+    Declare,
+    Detonate,
+    Kind,
+    Move,
+    PlayerView,
+    Seen,
+    Side,
+    auto_arrange,
+    formations_at,
+    scale_row,
+)
+from ..engine.board import ORTH, RING
+from .belief import Belief
+from .world import attacks, build_world, outcome
+
+__all__ = ["LEVELS", "Bot", "HeuristicBot", "Level", "RandomBot", "make_bot"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """What every bot offers. A bot takes its ``random.Random`` in its constructor (OpenSpiel style)
+    and is deterministic given it (up to the safety cut of ``deadline_s``)."""
+
+    level: int
+    name: str
+
+    def setup(self, side: Side) -> dict[Cell, Kind]:
+        """A complete valid setup for ``side`` (rules §3): cell → kind, 58 units in the side's zone."""
+        ...
+
+    def observe(self, view: PlayerView) -> None:
+        """Take in a view of the bot's own side (call after every ply; repeated views are harmless)."""
+        ...
+
+    def act(self, view: PlayerView, deadline_s: float) -> Action:
+        """Choose one of ``view.legal`` within about ``deadline_s`` seconds.
+
+        :raises ValueError: if the view offers the bot no legal action (not its turn).
+        """
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A level's name and Russian UI name."""
+
+    level: int
+    name: str
+    ru: str
+
+
+LEVELS: dict[int, Level] = {
+    1: Level(1, "novice", "Юнга"),
+    2: Level(2, "greedy", "Мичман"),
+    3: Level(3, "heuristic", "Капитан-лейтенант"),
+    4: Level(4, "search", "Капитан первого ранга (прежний максимальный)"),
+    5: Level(5, "admiral", "Адмиральский"),
+}
+
+# -- values ------------------------------------------------------------------------------------
+
+A, L, KR, R, ES, ST, TK, KRPL, TR, PL, S, T, M, SM, BR, AB, VMB = Kind
+#: What a unit is worth to its side, in points (a base: see :func:`unit_value`).
+VALUE = {A: 22, L: 16, KR: 8, R: 9, ES: 6, ST: 2, TK: 3, KRPL: 7, TR: 2, PL: 5, S: 12, T: 3, M: 2, SM: 1, BR: 3,
+         AB: 10, VMB: 0}  # fmt: skip
+FORMABLE = frozenset((L, KR, R, ES, KRPL, PL))
+STRIKERS = {L: 0.6, R: 0.5, KR: 0.5, ES: 0.4, KRPL: 0.4, PL: 0.35, BR: 0.35}
+#: Penalty for standing next to an enemy marker (it may attack on its turn).
+DANGER = {A: 8.0, S: 1.0, TR: 0.8, ST: 0.8, TK: 1.2, T: 1.0, AB: 2.0, ES: 0.3, PL: 0.4, M: 0.2}
+PAIRS = {tuple(sorted(c)) for c in SCALE if len(c) == 2} | {tuple(sorted(c[:2])) for c in SCALE if len(c) == 3}
+
+
+def unit_value(kind: Kind, bases_left: int) -> float:
+    """Points for a unit of ``kind``; a base is worth 60 while its side has two, 1000 for the last."""
+    if kind is VMB:
+        return 1000.0 if bases_left <= 1 else 60.0
+    return float(VALUE[kind])
+
+
+# -- level 1 -----------------------------------------------------------------------------------
+
+
+class RandomBot:
+    """Level 1 «Юнга»: attacks whenever it can (a random attack), else a random legal move; never
+    detonates unless nothing else is legal; random declarations; plain auto-arrangement."""
+
+    level = 1
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.name = LEVELS[1].ru
+
+    def setup(self, side: Side) -> dict[Cell, Kind]:
+        """Auto-arrangement (rules §3.4) from the bot's rng."""
+        return auto_arrange(side, self.rng)
+
+    def observe(self, view: PlayerView) -> None:
+        """Level 1 remembers nothing."""
+
+    def act(self, view: PlayerView, deadline_s: float) -> Action:
+        """A random attack if there is one, else a random move (see the class docstring)."""
+        legal = list(view.legal)
+        if not legal:
+            raise ValueError("the view offers no legal action: not this bot's turn")
+        hits = [a for a in legal if type(a) is Attack]
+        if hits:
+            return self.rng.choice(hits)
+        moves = [a for a in legal if type(a) is not Detonate]
+        return self.rng.choice(moves or legal)
+
+
+# -- levels 2–5 --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """What a heuristic level uses. ``samples``: determinizations per move; ``search``: candidates
+    searched two plies deep (0: none); ``deep``: worlds per searched candidate."""
+
+    memory: bool
+    follow: bool
+    infer: bool
+    samples: int
+    plan: bool
+    search: int
+    deep: int
+    admiral: bool
+    noise: float
+
+
+CONFIGS = {
+    2: Config(memory=False, follow=False, infer=False, samples=6, plan=False, search=0, deep=0, admiral=False,
+              noise=0.5),
+    3: Config(memory=True, follow=False, infer=False, samples=10, plan=True, search=0, deep=0, admiral=False,
+              noise=0.05),
+    4: Config(memory=True, follow=False, infer=False, samples=10, plan=True, search=6, deep=6, admiral=False,
+              noise=0.05),
+    5: Config(memory=True, follow=True, infer=True, samples=12, plan=True, search=8, deep=8, admiral=True,
+              noise=0.05),
+}  # fmt: skip
+
+
+class HeuristicBot:
+    """Levels 2–5: expected value of every attack over sampled enemy identities, a positional plan,
+    and (levels 4–5) a two-ply search over determinizations. See :data:`CONFIGS` and the README of
+    :mod:`admiral.ai` for what each level switches on.
+
+    :param level: 2–5.
+    :param rng: the bot's random source (setup, sampling, tie-breaks).
+    """
+
+    def __init__(self, level: int, rng: random.Random) -> None:
+        if level not in CONFIGS:
+            raise ValueError(f"no heuristic level {level}: 2–5")
+        self.level = level
+        self.name = LEVELS[level].ru
+        self.cfg = CONFIGS[level]
+        self.rng = rng
+        self.side: Side | None = None
+        self.belief: Belief | None = None
+        self.seen_ply = -1
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def _start(self, side: Side) -> None:
+        self.side = Side(side)
+        c = self.cfg
+        self.belief = Belief(self.side, follow=c.follow, infer=c.infer, memory=c.memory)
+        self.seen_ply = -1
+
+    def setup(self, side: Side) -> dict[Cell, Kind]:
+        """Level 5: a deliberate setup (:func:`admiral.ai.setups.admiral_setup`); others auto-arrange."""
+        self._start(side)
+        if self.cfg.admiral:
+            from .setups import admiral_setup
+
+            return admiral_setup(self.side, self.rng)
+        return auto_arrange(self.side, self.rng)
+
+    def observe(self, view: PlayerView) -> None:
+        """Update the belief with a view of the bot's side (a view already seen is ignored)."""
+        if self.side is None or view.side is not self.side:
+            if view.side is None:
+                raise ValueError("a bot takes only views of a player's side")
+            self._start(view.side)
+        if view.ply <= self.seen_ply:
+            return
+        self.seen_ply = view.ply
+        self.belief.observe(view)
+
+    # -- choosing ----------------------------------------------------------------------------
+
+    def act(self, view: PlayerView, deadline_s: float) -> Action:
+        """Choose an action (see the class docstring); stops refining once ``deadline_s`` is near."""
+        start = time.perf_counter()
+        stop = start + max(0.0, deadline_s) * 0.8
+        legal = list(view.legal)
+        if not legal:
+            raise ValueError("the view offers no legal action: not this bot's turn")
+        self.observe(view)
+        if len(legal) == 1:
+            return legal[0]
+        if type(legal[0]) is Declare:
+            return self._declare(view, legal)
+        ctx = _Context(self, view)
+        scored: list[tuple[float, int, Action]] = []
+        for i, a in enumerate(legal):
+            kind = type(a)
+            if kind is Move:
+                s = ctx.move_delta(a.src, a.dst)
+            elif kind is Attack:
+                s = ctx.attack_value(a)
+                if a.via is not None:
+                    s += ctx.move_delta(a.src, a.via)
+            elif kind is Detonate:
+                if not self.cfg.admiral:
+                    continue
+                s = ctx.attack_value(a) - 6.0
+            else:
+                continue
+            scored.append((s + self.rng.random() * self.cfg.noise, i, a))
+        if not scored:
+            return self.rng.choice(legal)
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        if self.cfg.search and time.perf_counter() < stop:
+            scored = ctx.search(scored[: self.cfg.search], stop)
+        return scored[0][2]
+
+    def _declare(self, view: PlayerView, options: list[Action]) -> Declare:
+        """The defender's declaration: level 2 the strongest row; levels 3–5 the best expected exchange
+        against the attacker's strongest formation over sampled identities."""
+        own = view.own()
+
+        def row(d: Declare) -> int:
+            return scale_row(own[c] for c in d.formation) or 0
+
+        strongest = max(options, key=lambda d: (row(d), -len(d.formation), [-c for c in d.formation]))
+        if self.level < 3 or view.pending is None:
+            return strongest
+        src = view.pending.src
+        totals = [0.0] * len(options)
+        n = 0
+        bases = 2 - view.lost[self.side.opponent].get(VMB, 0)
+        for _ in range(self.cfg.samples):
+            guess = self.belief.sample(self.rng)
+            if guess.get(src) not in FORMABLE and guess.get(src) not in (ST, TK, TR):
+                continue
+            world = build_world(self.side, own, guess)
+            forms = [(src,), *formations_at(world.board, src)]
+            att = max(forms, key=lambda f: SCALE[tuple(sorted(guess[c] for c in f))])
+            att_row = SCALE[tuple(sorted(guess[c] for c in att))]
+            att_val = sum(unit_value(guess[c], bases) for c in att)
+            n += 1
+            for i, d in enumerate(options):
+                mine = row(d)
+                my_val = sum(VALUE[own[c]] for c in d.formation)
+                if mine > att_row:
+                    totals[i] += att_val
+                elif mine < att_row:
+                    totals[i] -= my_val
+                else:
+                    totals[i] += att_val - my_val
+        if not n:
+            return strongest
+        best = max(range(len(options)), key=lambda i: (totals[i], options[i] is strongest))
+        return options[best]
+
+
+class _Context:
+    """Everything computed once per decision: sampled worlds, distance fields, own units."""
+
+    def __init__(self, bot: HeuristicBot, view: PlayerView) -> None:
+        self.bot = bot
+        self.cfg = bot.cfg
+        self.view = view
+        self.side = side = bot.side
+        self.enemy = side.opponent
+        self.own = view.own()
+        self.markers = set(view.markers())
+        belief = bot.belief
+        self.bases = {side: 2 - view.lost[side].get(VMB, 0), self.enemy: 2 - view.lost[self.enemy].get(VMB, 0)}
+        # The last free movers keep the side alive (rules §4.4: no legal action loses).
+        self.free = sum(1 for k in self.own.values() if k.is_mobile and k not in (S, T, M))
+        self.guesses = [belief.sample(bot.rng) for _ in range(self.cfg.samples)]
+        self.worlds = [build_world(side, self.own, g) for g in self.guesses]
+        self.known = belief.known() if self.cfg.memory else {}
+        self.urgency = 1.0 + 3.0 * view.quiet / 200
+        self.enemy_dist = _field(self.markers)
+        if self.cfg.plan:
+            probs = belief.probabilities()
+            p_base = {c: d.get(VMB, 0.0) for c, d in probs.items()}
+            top = max(p_base.values(), default=0.0)
+            targets = {c for c, p in p_base.items() if top > 0 and p >= 0.5 * top}
+            if not self.cfg.infer:
+                targets = {c for c in targets if c not in FRONT_ROW[self.enemy]} or targets
+            targets |= {c for c, k in self.known.items() if k is A}
+            self.base_dist = _field(targets or self.markers)
+            self.threat_dist = None
+            if self.cfg.admiral:
+                threatened = [c for c, k in self.own.items() if k is VMB and self.enemy_dist[c] <= 3]
+                if threatened:
+                    self.threat_dist = _field(set(threatened))
+
+    # -- values ------------------------------------------------------------------------------
+
+    def loss_value(self, removed: list[Seen]) -> float:
+        """My gain from a set of removed units: theirs count plus, mine count minus."""
+        total = 0.0
+        enemy_bases = self.bases[self.enemy]
+        my_bases = self.bases[self.side]
+        for s in removed:
+            if s.side is self.side:
+                total -= unit_value(s.kind, my_bases)
+                if s.kind.is_mobile and s.kind not in (S, T, M):
+                    total -= 30.0 / max(1, self.free - 3)
+                if s.kind is VMB:
+                    my_bases -= 1
+            else:
+                total += unit_value(s.kind, enemy_bases)
+                if s.kind is VMB:
+                    enemy_bases -= 1
+        return total
+
+    def attack_value(self, action: Action) -> float:
+        """Expected points of an attack (or detonation) over the sampled worlds."""
+        total = 0.0
+        n = 0
+        for w in self.worlds:
+            r = outcome(w, action)
+            if r is None:
+                continue
+            total += self.loss_value(r[1])
+            n += 1
+        if not n:
+            return -1.0
+        value = total / n
+        if type(action) is Attack:
+            if self.cfg.memory and action.target not in self.known:
+                value += 0.5  # what the report will reveal
+            value += 0.5 * self.urgency
+        return value
+
+    # -- the plan ----------------------------------------------------------------------------
+
+    def term(self, k: Kind, c: Cell, own: dict[Cell, Kind]) -> float:
+        """Positional points of my unit of kind ``k`` on ``c`` with my units ``own``."""
+        e = self.enemy_dist[c]
+        if not self.cfg.plan:
+            return -0.2 * e if k in STRIKERS or k in (TR, ST, TK) else 0.0
+        b = self.base_dist[c]
+        t = 0.0
+        w = STRIKERS.get(k)
+        if w is not None:
+            t -= w * e + 0.2 * b
+            if self.threat_dist is not None and k in (L, KR, R, ES):
+                t -= 0.4 * self.threat_dist[c]
+        elif k is TR:
+            t -= 0.15 * e + 0.3 * b
+        elif k is ST or k is TK:
+            t -= 0.15 * e
+        elif k is A:
+            t -= 0.2 * max(0, e - 3)
+        elif k is S:
+            t += 1.5 if _near(own, c, A) else -1.5
+            t -= 0.25 * max(0, e - 3)
+        elif k is T:
+            t += 1.0 if _near(own, c, TK) else -0.5
+            t -= 0.1 * e
+        elif k is M:
+            t += 0.3 if _near(own, c, ES) else 0.0
+        elif k is AB and self.cfg.admiral:
+            t -= 0.15 * e
+        if e <= 1:
+            t -= DANGER.get(k, 0.0) * (2.0 if k is A else 1.0)
+        if self.cfg.admiral and k in FORMABLE and e <= 3:
+            for n in ORTH[c]:
+                mate = own.get(n)
+                if mate is not None and tuple(sorted((k, mate))) in PAIRS:
+                    t += 0.3
+        return t
+
+    def move_delta(self, src: Cell, dst: Cell) -> float:
+        """Change of the positional points when my unit steps ``src`` → ``dst``."""
+        own = self.own
+        k = own[src]
+        if not self.cfg.plan:
+            return self.term(k, dst, own) - self.term(k, src, own)
+        cells = {src, dst, *RING[src], *RING[dst]}
+        before = sum(self.term(own[c], c, own) for c in cells if c in own)
+        del own[src]
+        own[dst] = k
+        after = sum(self.term(own[c], c, own) for c in cells if c in own)
+        del own[dst]
+        own[src] = k
+        return after - before
+
+    # -- two plies ---------------------------------------------------------------------------
+
+    def search(self, top: list[tuple[float, int, Action]], stop: float) -> list[tuple[float, int, Action]]:
+        """Re-score the ``top`` candidates: my action, then the opponent's best attack, over worlds."""
+        out = []
+        for base, i, a in top:
+            if time.perf_counter() > stop and out:
+                out.append((base - 1e6, i, a))
+                continue
+            immediate = self.attack_value(a) if type(a) is not Move else 0.0
+            positional = base - (immediate if type(a) is not Move else 0.0)
+            total = 0.0
+            n = 0
+            for w in self.worlds[: self.cfg.deep]:
+                r = outcome(w, a)
+                if r is None:
+                    continue
+                w2, removed = r
+                value = self.loss_value(removed)
+                if w2.result is None and w2.to_act is self.enemy:
+                    best = 0.0
+                    for reply in attacks(w2):
+                        r2 = outcome(w2, reply)
+                        if r2 is not None:
+                            best = max(best, -self.loss_value(r2[1]))
+                    value -= 0.6 * best
+                total += value
+                n += 1
+            score = positional + (total / n if n else immediate)
+            out.append((score, i, a))
+        out.sort(key=lambda t: (-t[0], t[1]))
+        return out
+
+
+def _near(own: dict[Cell, Kind], c: Cell, carrier: Kind) -> bool:
+    return any(own.get(n) is carrier for n in RING[c])
+
+
+def _field(sources: set[Cell]) -> list[int]:
+    """Distance along rows and columns from every cell to the nearest of ``sources`` (99 if none)."""
+    dist = [99] * 210
+    queue = deque()
+    for c in sources:
+        dist[c] = 0
+        queue.append(c)
+    while queue:
+        c = queue.popleft()
+        d = dist[c] + 1
+        for n in ORTH[c]:
+            if dist[n] > d:
+                dist[n] = d
+                queue.append(n)
+    return dist
+
+
+def make_bot(level: int, seed: int | random.Random | None = None) -> Bot:
+    """A bot of ``level`` 1–5 with its own ``random.Random(seed)`` (or the given ``Random``).
+
+    :raises ValueError: for a level outside 1–5.
+    """
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    if level == 1:
+        return RandomBot(rng)
+    if level in CONFIGS:
+        return HeuristicBot(level, rng)
+    raise ValueError(f"no bot level {level}: levels are 1–5")

@@ -1,0 +1,62 @@
+"""Level 5's deliberate setup (rules §3): guarded bases, strike formations in front, screened weapons.
+
+The template, in the side's own coordinates (column 0–13 from its left, row 0 = its back edge,
+row 4 = its front row), is mirrored left–right at random and the units it leaves free are
+dealt at random into the free cells:
+
+- each base on the back edge between two mines, an ``ES`` (their carrier) in front of it;
+- front row: ``3 КР``, ``Л + Л``, ``2 Р + ЭС`` side by side, a fireship, the stationary mine and
+  two mines screening the battleships' flanks;
+- second row: ``КРПЛ + 2 ПЛ`` behind the battleships; torpedo boats with their torpedoes;
+- the carrier with its aircraft in the middle, the atomic bomb in a corner far from both bases.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from ..engine import Cell, Kind, Side, auto_arrange, validate_setup
+from ..engine.board import cell_at
+
+__all__ = ["admiral_setup"]
+
+K = Kind
+_TEMPLATE: dict[tuple[int, int], Kind] = {
+    (2, 0): K.VMB, (11, 0): K.VMB,
+    (1, 0): K.M, (3, 0): K.M, (10, 0): K.M, (12, 0): K.M, (2, 1): K.ES, (11, 1): K.ES,
+    (0, 3): K.AB,
+    (6, 2): K.A, (7, 2): K.S,
+    (1, 4): K.KR, (2, 4): K.KR, (3, 4): K.KR, (4, 4): K.SM, (5, 4): K.M,
+    (6, 4): K.L, (7, 4): K.L, (8, 4): K.M, (9, 4): K.BR,
+    (10, 4): K.R, (11, 4): K.R, (12, 4): K.ES,
+    (5, 3): K.PL, (6, 3): K.KRPL, (7, 3): K.PL,
+    (2, 3): K.TK, (1, 3): K.T, (10, 3): K.TK, (11, 3): K.T, (2, 2): K.T, (10, 2): K.T,
+}  # fmt: skip
+
+
+def _cell(side: Side, col: int, row: int) -> Cell:
+    return cell_at(col, row if side is Side.SOUTH else 14 - row)
+
+
+def admiral_setup(side: Side, rng: random.Random) -> dict[Cell, Kind]:
+    """A deliberate, valid setup for ``side`` drawn from ``rng`` (see the module docstring).
+
+    Falls back to :func:`admiral.engine.auto_arrange` completing the template should the result
+    ever be invalid (it never is for the standard fleet; the check keeps it safe).
+    """
+    side = Side(side)
+    mirror = rng.random() < 0.5
+    placed: dict[Cell, Kind] = {}
+    for (col, row), kind in _TEMPLATE.items():
+        placed[_cell(side, 13 - col if mirror else col, row)] = kind
+    have = Counter(placed.values())
+    rest = [k for k in Kind for _ in range(k.count - have[k])]
+    free = [_cell(side, c, r) for c in range(14) for r in range(5)]
+    free = [c for c in free if c not in placed]
+    rng.shuffle(rest)
+    rng.shuffle(free)
+    placed.update(zip(free, rest, strict=False))  # 70 cells, 58 units
+    if validate_setup(side, placed):
+        return auto_arrange(side, rng)
+    return dict(sorted(placed.items()))

@@ -1,0 +1,107 @@
+"""Belief tracking (rules §11, §12): what a bot may deduce about closed enemy markers from its views."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from admiral.ai import Belief
+from admiral.engine import GameState, Kind, Side, apply, parse_cell, view
+
+E = parse_cell
+
+
+def _play(state: GameState, *moves: str) -> list:
+    from admiral.engine import Action
+
+    log: list = []
+    for m in moves:
+        log.extend(apply(state, Action.parse(m)))
+    return log
+
+
+def test_a_marker_that_moved_is_not_a_stationary_mine_or_base() -> None:
+    state = GameState.from_text("Le2 VMBa1 / KRe12 VMBn15 SMa15", Side.SOUTH)
+    belief = Belief(Side.SOUTH)
+    belief.observe(view(state, Side.SOUTH))
+    log = _play(state, "e2-e3", "e12-e11")
+    belief.observe(view(state, Side.SOUTH, log, since=0))
+    probs = belief.probabilities()
+    assert Kind.SM not in probs[E("e11")] and Kind.VMB not in probs[E("e11")]
+    assert probs[E("a15")][Kind.SM] > 0 and probs[E("a15")][Kind.VMB] > 0
+    # Sampling respects it: the moved marker is never given an immobile kind.
+    rng = random.Random(1)
+    for _ in range(50):
+        assert belief.sample(rng)[E("e11")] not in (Kind.SM, Kind.VMB)
+
+
+def test_without_inference_a_moved_marker_may_still_be_anything() -> None:
+    state = GameState.from_text("Le2 VMBa1 / KRe12 VMBn15", Side.SOUTH)
+    belief = Belief(Side.SOUTH, infer=False)
+    belief.observe(view(state, Side.SOUTH))
+    log = _play(state, "e2-e3", "e12-e11")
+    belief.observe(view(state, Side.SOUTH, log, since=0))
+    assert belief.probabilities()[E("e11")][Kind.VMB] > 0
+
+
+def test_a_revealed_unit_is_remembered_after_it_closes_and_moves() -> None:
+    # South's patrol ship attacks North's battleship and loses: the battleship is revealed, stays,
+    # closes again (rules §7.1.6) and then steps away twice.
+    state = GameState.from_text("STe10 Le1 VMBa1 / Le11 VMBn15 KRa15", Side.SOUTH)
+    follower, forgetter = Belief(Side.SOUTH), Belief(Side.SOUTH, follow=False)
+    for b in (follower, forgetter):
+        b.observe(view(state, Side.SOUTH))
+    log = _play(state, "e10xe11", "e11-f11", "e1-e2", "f11-f10")
+    assert [u.kind for u in view(state, Side.SOUTH).units if u.cell == E("f10")] == [None]  # closed again
+    for b in (follower, forgetter):
+        b.observe(view(state, Side.SOUTH, log, since=0))
+    assert follower.known() == {E("f10"): Kind.L}
+    assert follower.probabilities()[E("f10")] == {Kind.L: 1.0}
+    assert forgetter.known() == {}
+    # One battleship is known on the board, so the other marker's battleship share shrinks to 1 of 2.
+    assert follower.pool()[Kind.L] == 1
+
+
+def test_reports_seen_one_ply_at_a_time_give_the_same_belief() -> None:
+    state = GameState.from_text("STe10 Le1 VMBa1 / Le11 VMBn15 KRa15", Side.SOUTH)
+    b = Belief(Side.SOUTH)
+    b.observe(view(state, Side.SOUTH))
+    log: list = []
+    for m in ("e10xe11", "e11-f11", "e1-e2", "f11-f10"):
+        seen = state.ply
+        log.extend(_play(state, m))
+        b.observe(view(state, Side.SOUTH, log, since=seen))
+    assert b.known() == {E("f10"): Kind.L}
+
+
+def test_public_removal_counts_shrink_the_candidates() -> None:
+    state = GameState.from_text("Le1 VMBa1 / KRe12 PLf12 VMBn15", Side.SOUTH)
+    state.lost[Side.NORTH][Kind.KR] = 6  # every cruiser of North is gone (public, rules §11.4)
+    state.lost[Side.NORTH][Kind.L] = 1
+    b = Belief(Side.SOUTH)
+    b.observe(view(state, Side.SOUTH))
+    pool = b.pool()
+    assert pool[Kind.KR] == 0 and pool[Kind.L] == 1 and pool[Kind.PL] == 6
+    for dist in b.probabilities().values():
+        assert Kind.KR not in dist
+        assert abs(sum(dist.values()) - 1.0) < 1e-9
+
+
+def test_samples_deal_out_the_pool_exactly() -> None:
+    state = GameState.from_text("Le1 VMBa1 / KRe12 PLf12 VMBn15", Side.SOUTH)
+    b = Belief(Side.SOUTH)
+    b.observe(view(state, Side.SOUTH))
+    # Three markers, a pool of 58: every sample gives three distinct-cell kinds drawn from the pool.
+    sample = b.sample(random.Random(2))
+    assert sorted(sample) == [E("e12"), E("f12"), E("n15")]
+    counts = Counter(sample.values())
+    assert all(counts[k] <= k.count for k in counts)
+
+
+def test_a_front_row_starter_is_not_a_base() -> None:
+    state = GameState.from_text("Le1 VMBa1 / KRe11 VMBn15", Side.SOUTH)
+    b = Belief(Side.SOUTH)
+    b.observe(view(state, Side.SOUTH))
+    probs = b.probabilities()
+    assert Kind.VMB not in probs[E("e11")]
+    assert probs[E("n15")][Kind.VMB] == 1.0  # two bases in the pool, one marker may hold one

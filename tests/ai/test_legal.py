@@ -1,0 +1,76 @@
+"""Every level returns a legal action from many positions of random games, pending declarations included."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from admiral.ai import make_bot
+from admiral.engine import Declare, Game, Side
+
+
+def _positions(seed: int, turns: int, pending: int):
+    """Yield (game, side) at decision points of random games: ``turns`` turns at various plies and
+    ``pending`` pending declarations with a real choice."""
+    rng = random.Random(seed)
+    while turns > 0 or pending > 0:
+        game = Game.new_random(rng)
+        stop = rng.randrange(0, 700)
+        while game.state.result is None and (turns > 0 or pending > 0):
+            state = game.state
+            if state.pending is not None and len(state.pending.options) > 1:
+                if pending > 0:
+                    pending -= 1
+                    yield game, state.to_act
+            elif game.ply >= stop and turns > 0:
+                turns -= 1
+                yield game, state.to_act
+                stop = game.ply + rng.randrange(40, 200)
+            game.apply(rng.choice(game.legal_actions()))
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
+def test_bots_return_legal_actions(level: int) -> None:
+    declarations = 0
+    for n, (game, side) in enumerate(_positions(level, 20, 6)):
+        bot = make_bot(level, n)
+        bot.observe(game.view(side, since=0))  # the whole history at once: a bot joining late copes
+        view = game.view(side)
+        action = bot.act(view, 5.0)
+        assert action in view.legal, f"level {level} chose {action} at ply {game.ply}"
+        if game.state.pending is not None:
+            assert type(action) is Declare
+            declarations += 1
+    assert declarations == 6
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
+def test_setups_are_valid_and_reproducible(level: int) -> None:
+    from admiral.engine import validate_setup
+
+    for side in Side:
+        a, b = make_bot(level, 3).setup(side), make_bot(level, 3).setup(side)
+        assert validate_setup(side, a) == []
+        assert a == b
+
+
+def test_level_five_setup_guards_its_bases() -> None:
+    from admiral.engine import Kind
+    from admiral.engine.board import ORTH, cell_row
+
+    setup = make_bot(5, 1).setup(Side.SOUTH)
+    bases = [c for c, k in setup.items() if k is Kind.VMB]
+    assert [cell_row(c) for c in bases] == [0, 0]
+    for base in bases:
+        assert sorted(setup[n].code for n in ORTH[base]) == ["ES", "M", "M"]
+
+
+def test_make_bot_levels_and_names() -> None:
+    from admiral.ai import LEVELS
+
+    assert [make_bot(n, 1).level for n in range(1, 6)] == [1, 2, 3, 4, 5]
+    assert make_bot(5, 1).name == "Адмиральский"
+    assert "прежний максимальный" in LEVELS[4].ru
+    with pytest.raises(ValueError):
+        make_bot(6, 1)
