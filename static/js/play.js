@@ -59,7 +59,6 @@ export class PlayScreen {
     this.hover = null; // member cells highlighted from a dialog
     this.busy = false;
     this.seenReports = null;
-    this.declaredAt = null;
     this.replayPos = null; // Map while stepping through the replay
     this.replayPly = null;
     this.build();
@@ -153,6 +152,7 @@ export class PlayScreen {
   onError() {
     this.busy = false;
     this.render();
+    this.maybeAskDeclaration();
   }
 
   // --- acting -------------------------------------------------------------------------------
@@ -249,8 +249,7 @@ export class PlayScreen {
 
   maybeAskDeclaration() {
     const decl = this.legal.declarations;
-    if (!decl.length || !this.canAct() || this.declaredAt === this.view.ply) return;
-    this.declaredAt = this.view.ply;
+    if (!decl.length || !this.canAct() || document.querySelector("dialog.defender-dialog")) return;
     const p = this.view.pending;
     const options = decl
       .map((d) => {
