@@ -177,7 +177,13 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> None:
         tasks = [
             asyncio.create_task(one_game(bench, url, http, args.plies, args.seed + i, sem)) for i in range(args.games)
         ]
-        await bench.all_ready.wait()
+        ready = asyncio.create_task(bench.all_ready.wait())
+        while not ready.done():
+            done, _ = await asyncio.wait([ready, *tasks], return_when=asyncio.FIRST_COMPLETED)
+            for t in done:
+                if t is not ready and t.exception() is not None:
+                    raise SystemExit(f"a game failed before play: {t.exception()!r}")
+            tasks = [t for t in tasks if not t.done()]
         t_play = time.perf_counter()
         rss_open = rss_kib(pid) if pid else 0
         print(f"{args.games} games open and ready in {t_play - t0:.1f} s", flush=True)

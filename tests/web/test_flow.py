@@ -52,7 +52,8 @@ def test_full_game_create_join_setup_play_attack_resign(browsers) -> None:
             assert snaps["south"]["game"]["version"] >= 3
             reports = snaps["south"]["view"]["reports"]
             assert len(reports) == 1 or snaps["south"]["view"]["pending"] is not None
-            assert snaps["south"]["game"]["clocks"]["south_ms"] <= 600_000 + 5000 * 5
+            south_turns = (snaps["south"]["game"]["version"] + 1) // 2
+            assert snaps["south"]["game"]["clocks"]["south_ms"] <= 600_000 + 5000 * south_turns
 
             sws.send_json({"type": "resign"})
             over_s, over_n = snapshot(sws, status="over"), snapshot(nws, status="over")

@@ -458,9 +458,7 @@ class GameService:
         if g.game is not None:
             audience = "full" if g.status == "over" else (side or "spectator")
             view = self.rules.view(g.game, audience)
-        elif side is not None:
-            setup = self._setup_state(g, side)
-        if g.game is None and side is not None and g.status in ("waiting", "setup"):
+        elif side is not None and g.status in ("waiting", "setup"):
             setup = self._setup_state(g, side)
         return {"type": "snapshot", "game": game, "view": view, "setup": setup}
 
