@@ -145,15 +145,30 @@ async def player(
             await ws.send(json.dumps({"type": "action", "ply": version, "action": action}))
 
 
+async def post(http: httpx.AsyncClient, url: str, **kw) -> httpx.Response:
+    """POST with up to 5 tries on transport errors (a pooled keep-alive connection the busy server closed)."""
+    for attempt in range(5):
+        try:
+            return await http.post(url, **kw)
+        except httpx.TransportError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.2 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
 async def one_game(bench: Bench, url: str, http: httpx.AsyncClient, plies: int, seed: int, sem) -> None:
     south_tok, north_tok = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
     async with sem:
-        r = await http.post(
-            f"{url}/games", json={"time_control": "none", "side": "south"}, headers={"cookie": f"{COOKIE}={south_tok}"}
+        r = await post(
+            http,
+            f"{url}/games",
+            json={"time_control": "none", "side": "south"},
+            headers={"cookie": f"{COOKIE}={south_tok}"},
         )
         r.raise_for_status()
         data = r.json()
-        await http.post(f"{url}{data['invite_url']}", headers={"cookie": f"{COOKIE}={north_tok}"})
+        await post(http, f"{url}{data['invite_url']}", headers={"cookie": f"{COOKIE}={north_tok}"})
     ws_url = url.replace("http", "ws", 1) + f"/ws/games/{data['game_id']}"
     sent: dict[int, float] = {}
     rng = random.Random(seed)
