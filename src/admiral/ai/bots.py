@@ -96,9 +96,37 @@ VALUE = {A: 22, L: 16, KR: 8, R: 9, ES: 6, ST: 2, TK: 3, KRPL: 7, TR: 2, PL: 5, 
          AB: 10, VMB: 0}  # fmt: skip
 FORMABLE = frozenset((L, KR, R, ES, KRPL, PL))
 STRIKERS = {L: 0.6, R: 0.5, KR: 0.5, ES: 0.4, KRPL: 0.4, PL: 0.35, BR: 0.35}
-#: Penalty for standing next to an enemy marker (it may attack on its turn).
-DANGER = {A: 8.0, S: 1.0, TR: 0.8, ST: 0.8, TK: 1.2, T: 1.0, AB: 2.0, ES: 0.3, PL: 0.4, M: 0.2}
 PAIRS = {tuple(sorted(c)) for c in SCALE if len(c) == 2} | {tuple(sorted(c[:2])) for c in SCALE if len(c) == 3}
+
+
+def _contact_net(attacker: Kind, mine: Kind) -> float:
+    """Points I lose (positive) or win (negative) when an enemy ``attacker`` contact-attacks my
+    unit of kind ``mine`` alone (rules §7.1–§7.2, declarations of single ships)."""
+    if attacker is BR:
+        return 0.0 if mine is S else VALUE[mine] - VALUE[BR]
+    if not attacker.is_rated:
+        return 0.0  # only rated ships and the fireship attack by contact
+    if mine.is_rated:
+        a, d = attacker.strength, mine.strength
+        if a > d:
+            return VALUE[mine]
+        if a < d:
+            return -VALUE[attacker]
+        return VALUE[mine] - VALUE[attacker]
+    if mine is A:
+        return VALUE[A] + VALUE[S]
+    if mine is S:
+        return VALUE[S] if attacker in (L, R) else -VALUE[attacker]
+    if mine is M:
+        return VALUE[M] - (0 if attacker is TR else VALUE[attacker])
+    if mine in (SM, BR, T):
+        return VALUE[mine] - VALUE[attacker]
+    if mine is AB:
+        return VALUE[AB] + 10.0  # the blast takes neighbours of both sides; mine are nearer
+    return 60.0  # VMB
+
+
+CONTACT_NET = {(x, k): _contact_net(x, k) for x in Kind for k in Kind}
 
 
 def unit_value(kind: Kind, bases_left: int) -> float:
@@ -160,7 +188,7 @@ class Config:
 
 
 CONFIGS = {
-    2: Config(memory=False, follow=False, infer=False, samples=6, plan=False, search=0, deep=0, admiral=False,
+    2: Config(memory=True, follow=False, infer=False, samples=6, plan=False, search=0, deep=0, admiral=False,
               noise=0.5),
     3: Config(memory=True, follow=False, infer=False, samples=10, plan=True, search=0, deep=0, admiral=False,
               noise=0.05),
@@ -234,6 +262,8 @@ class HeuristicBot:
         if type(legal[0]) is Declare:
             return self._declare(view, legal)
         ctx = _Context(self, view)
+        if self.level == 2:
+            return self._greedy(ctx, legal)
         scored: list[tuple[float, int, Action]] = []
         for i, a in enumerate(legal):
             kind = type(a)
@@ -256,6 +286,20 @@ class HeuristicBot:
         if self.cfg.search and time.perf_counter() < stop:
             scored = ctx.search(scored[: self.cfg.search], stop)
         return scored[0][2]
+
+    def _greedy(self, ctx: _Context, legal: list[Action]) -> Action:
+        """Level 2: the attack of the best expected exchange if it gains, else a random step."""
+        best, best_value = None, 0.0
+        for a in legal:
+            if type(a) is Attack:
+                v = ctx.attack_value(a) - ctx.attack_bonus(a)
+                if v > best_value:
+                    best, best_value = a, v
+        if best is not None:
+            return best
+        moves = [a for a in legal if type(a) is Move]
+        safe = [a for a in moves if ctx.move_delta(a.src, a.dst) > -0.5]
+        return self.rng.choice(safe or moves or legal)
 
     def _declare(self, view: PlayerView, options: list[Action]) -> Declare:
         """The defender's declaration: level 2 the strongest row; levels 3–5 the best expected exchange
@@ -317,8 +361,15 @@ class _Context:
         self.known = belief.known() if self.cfg.memory else {}
         self.urgency = 1.0 + 3.0 * view.quiet / 200
         self.enemy_dist = _field(self.markers)
+        probs = belief.probabilities()
+        # Per enemy marker and per kind of mine: what I expect to lose if it attacks that unit.
+        self.threat = {
+            c: {k: max(0.0, sum(p * CONTACT_NET[x, k] for x, p in dist.items())) for k in Kind}
+            for c, dist in probs.items()
+        }
+        # Few enemies left or a long quiet: every ship hunts the bases.
+        self.endgame = len(self.markers) <= 20 or view.quiet >= 80
         if self.cfg.plan:
-            probs = belief.probabilities()
             p_base = {c: d.get(VMB, 0.0) for c, d in probs.items()}
             top = max(p_base.values(), default=0.0)
             targets = {c for c, p in p_base.items() if top > 0 and p >= 0.5 * top}
@@ -364,22 +415,35 @@ class _Context:
             n += 1
         if not n:
             return -1.0
-        value = total / n
-        if type(action) is Attack:
-            if self.cfg.memory and action.target not in self.known:
-                value += 0.5  # what the report will reveal
-            value += 0.5 * self.urgency
-        return value
+        return total / n + self.attack_bonus(action)
+
+    def attack_bonus(self, action: Action) -> float:
+        """Points for attacking at all: what the report reveals, and the quiet-sea clock (rules §10.3)."""
+        if type(action) is not Attack:
+            return 0.0
+        bonus = 0.5 * self.urgency
+        if self.cfg.memory and action.target not in self.known:
+            bonus += 0.5  # what the report will reveal
+        return bonus
 
     # -- the plan ----------------------------------------------------------------------------
 
     def term(self, k: Kind, c: Cell, own: dict[Cell, Kind]) -> float:
         """Positional points of my unit of kind ``k`` on ``c`` with my units ``own``."""
         e = self.enemy_dist[c]
+        danger = 0.0
+        if e <= 1:
+            threat = self.threat
+            for n in ORTH[c]:
+                th = threat.get(n)
+                if th is not None and th[k] > danger:
+                    danger = th[k]
         if not self.cfg.plan:
-            return -0.2 * e if k in STRIKERS or k in (TR, ST, TK) else 0.0
+            return (-0.2 * e if k in STRIKERS or k in (TR, ST, TK) else 0.0) - 0.6 * danger
         b = self.base_dist[c]
         t = 0.0
+        if self.endgame and (k.is_rated or k is BR):
+            t -= 0.8 * b
         w = STRIKERS.get(k)
         if w is not None:
             t -= w * e + 0.2 * b
@@ -401,8 +465,7 @@ class _Context:
             t += 0.3 if _near(own, c, ES) else 0.0
         elif k is AB and self.cfg.admiral:
             t -= 0.15 * e
-        if e <= 1:
-            t -= DANGER.get(k, 0.0) * (2.0 if k is A else 1.0)
+        t -= 0.6 * danger
         if self.cfg.admiral and k in FORMABLE and e <= 3:
             for n in ORTH[c]:
                 mate = own.get(n)
@@ -435,7 +498,7 @@ class _Context:
                 out.append((base - 1e6, i, a))
                 continue
             immediate = self.attack_value(a) if type(a) is not Move else 0.0
-            positional = base - (immediate if type(a) is not Move else 0.0)
+            positional = base - immediate + self.attack_bonus(a)
             total = 0.0
             n = 0
             for w in self.worlds[: self.cfg.deep]:
@@ -450,7 +513,7 @@ class _Context:
                         r2 = outcome(w2, reply)
                         if r2 is not None:
                             best = max(best, -self.loss_value(r2[1]))
-                    value -= 0.6 * best
+                    value -= 0.4 * best
                 total += value
                 n += 1
             score = positional + (total / n if n else immediate)
