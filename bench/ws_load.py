@@ -2,8 +2,9 @@
 
 Starts ``admiral serve`` on a temporary SQLite database (or targets ``--url``), creates N games over HTTP,
 joins them through their invite links, opens two sockets per game (``websockets``), auto-arranges and readies
-both fleets, then plays random legal actions as fast as the server answers, ``--plies`` plies a game, and
-resigns. Prints:
+both fleets, then plays random legal actions, ``--plies`` plies a game, and resigns. Players act as soon as
+the update arrives (``--think-ms 0``: the server's saturation) or after a human-like think time
+(``--think-ms 3000``: 1.5–4.5 s). Prints:
 
 - actions/s over the play phase (all games together);
 - p50/p99 latency from an action's send to the opponent's snapshot with the new version (ms);
@@ -11,7 +12,7 @@ resigns. Prints:
   when this script started the server.
 
     .venv/bin/python bench/ws_load.py --games 100
-    .venv/bin/python bench/ws_load.py --games 500 --plies 30
+    .venv/bin/python bench/ws_load.py --games 500 --plies 30 --think-ms 3000
     .venv/bin/python bench/ws_load.py --url http://127.0.0.1:8000 --games 50
 
 A benchmark, not a test: it prints figures and asserts nothing about speed.
@@ -97,9 +98,17 @@ class Bench:
 
 
 async def player(
-    bench: Bench, ws, side: str, plies: int, sent: dict[int, float], rng: random.Random, is_south: bool
+    bench: Bench,
+    ws,
+    side: str,
+    plies: int,
+    sent: dict[int, float],
+    rng: random.Random,
+    is_south: bool,
+    think_s: float = 0.0,
 ) -> None:
-    """Play ``side`` on ``ws`` until the game ends or ``plies`` plies were played."""
+    """Play ``side`` on ``ws`` until the game ends or ``plies`` plies were played, thinking a random
+    0.5–1.5 × ``think_s`` seconds before each action (0: as fast as the server answers)."""
     await ws.send(json.dumps({"type": "setup.auto", "setup": {}}))
     last_sent = -1
     seen = 0
@@ -140,6 +149,8 @@ async def player(
         if view and view["to_act"] == side and version > last_sent and view["legal"]:
             last_sent = version
             action = rng.choice(view["legal"])
+            if think_s:
+                await asyncio.sleep(think_s * rng.uniform(0.5, 1.5))
             sent[version] = time.perf_counter()
             bench.actions += 1
             await ws.send(json.dumps({"type": "action", "ply": version, "action": action}))
@@ -157,7 +168,9 @@ async def post(http: httpx.AsyncClient, url: str, **kw) -> httpx.Response:
     raise AssertionError("unreachable")
 
 
-async def one_game(bench: Bench, url: str, http: httpx.AsyncClient, plies: int, seed: int, sem) -> None:
+async def one_game(
+    bench: Bench, url: str, http: httpx.AsyncClient, plies: int, seed: int, sem, think_s: float = 0.0
+) -> None:
     south_tok, north_tok = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
     async with sem:
         r = await post(
@@ -177,7 +190,8 @@ async def one_game(bench: Bench, url: str, http: httpx.AsyncClient, plies: int, 
         websockets.connect(ws_url, additional_headers={"Cookie": f"{COOKIE}={north_tok}"}, max_size=2**22) as n,
     ):
         await asyncio.gather(
-            player(bench, s, "south", plies, sent, rng, True), player(bench, n, "north", plies, sent, rng, False)
+            player(bench, s, "south", plies, sent, rng, True, think_s),
+            player(bench, n, "north", plies, sent, rng, False, think_s),
         )
     bench.done += 1
 
@@ -190,7 +204,8 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> None:
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         t0 = time.perf_counter()
         tasks = [
-            asyncio.create_task(one_game(bench, url, http, args.plies, args.seed + i, sem)) for i in range(args.games)
+            asyncio.create_task(one_game(bench, url, http, args.plies, args.seed + i, sem, args.think_ms / 1000))
+            for i in range(args.games)
         ]
         ready = asyncio.create_task(bench.all_ready.wait())
         while not ready.done():
@@ -206,7 +221,7 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> None:
         t_end = time.perf_counter()
     lat = sorted(bench.latencies)
     p = (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000) if lat else (lambda q: float("nan"))
-    print(f"games: {args.games}, plies per game: {args.plies}, errors: {bench.errors}")
+    print(f"games: {args.games}, plies per game: {args.plies}, think time: {args.think_ms} ms, errors: {bench.errors}")
     print(f"actions: {bench.actions} in {t_end - t_play:.1f} s → {bench.actions / (t_end - t_play):,.0f} actions/s")
     print(f"latency send → opponent's update: p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms (n={len(lat)})")
     if lat:
@@ -223,6 +238,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=500)
     ap.add_argument("--plies", type=int, default=40, help="plies per game before South resigns")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="mean think time of a player before each action, ms (0: act as soon as the update arrives)",
+    )
     args = ap.parse_args()
     if args.url:
         asyncio.run(run(args, args.url.rstrip("/"), None))

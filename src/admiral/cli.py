@@ -124,6 +124,8 @@ def serve(
         host=host or settings.host,
         port=port or settings.port,
         ws_max_size=settings.ws_max_frame + 1024,
+        # Snapshots are small JSON; compressing each one cost more CPU than any other part of a move.
+        ws_per_message_deflate=False,
         log_config=None,
         proxy_headers=True,
     )

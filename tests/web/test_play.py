@@ -177,3 +177,31 @@ def test_rematch_swaps_sides_and_binds_both_seats(browsers) -> None:
         assert snap["game"]["status"] == "setup" and snap["game"]["seat"] == "south"
         assert snap["game"]["settings"]["base_ms"] == 60_000 and snap["game"]["settings"]["increment_ms"] == 1000
         assert snap["game"]["players"]["north"]["joined"] is True
+
+
+def test_a_failed_write_is_never_shown_and_the_next_action_goes_through(browsers, client) -> None:
+    # DESIGN "nothing the players saw acknowledged is lost": the engine applies before the row is written;
+    # when the write fails, the live game must fall back to what the database holds.
+    from sqlalchemy.exc import OperationalError
+
+    store = client.app.state.service.store
+    real = store.append_actions
+    with live_game(browsers) as live:
+        live.act("south")
+        before = fingerprint(observe(live.north, live.id))
+
+        def fail(*args, **kwargs):
+            raise OperationalError("INSERT", {}, Exception("disk I/O error"))
+
+        store.append_actions = fail
+        try:
+            version = live.snaps["north"]["game"]["version"]
+            live.nws.send_json({"type": "action", "ply": version, "action": live.snaps["north"]["view"]["legal"][0]})
+            err = error(live.nws)
+            assert err["code"] == "unavailable"
+        finally:
+            store.append_actions = real
+        assert fingerprint(observe(live.north, live.id)) == before
+        assert fingerprint(observe(live.south, live.id))[0] == 1
+        live.act("north")
+        assert live.snaps["south"]["game"]["version"] == 2

@@ -104,6 +104,10 @@ class LiveGame:
             {"winner": row.result_winner, "reason": row.result_reason} if row.result_reason else None
         )
         self.turns = {"south": 0, "north": 0}
+        #: Wire views by audience, valid for the version in ``views_version`` (every socket of an
+        #: audience gets the same view of a version: build it once).
+        self.views: dict[str, dict[str, Any]] = {}
+        self.views_version = -1
         self.finished = row.finished_at is not None
         self.lock = asyncio.Lock()
         self.timer: asyncio.TimerHandle | None = None
@@ -211,6 +215,7 @@ class GameService:
             for side, s in loaded.seats.items()
         }
         g.game, g.turns = None, {"south": 0, "north": 0}
+        g.views_version = -1
         if all(g.seats[s].ready for s in SIDES) and row.started_at is not None:
             g.game = self.rules.new_game({s: g.seats[s].draft for s in SIDES}, self._record_settings(g))
             for a in loaded.actions:
@@ -243,9 +248,15 @@ class GameService:
     def _record_settings(self, g: LiveGame) -> dict[str, Any]:
         return {"game_id": g.id, **g.settings.to_dict()}
 
-    async def _refresh(self, g: LiveGame) -> None:
-        """Rebuild ``g`` in place from the database (after a failed write)."""
-        loaded = self.store.load_game(g.id)
+    def _reload(self, g: LiveGame) -> None:
+        """Rebuild ``g`` in place from the database after a failed write (caller holds the lock). If even
+        reading fails, drop ``g`` from the cache so that the next access loads it afresh."""
+        try:
+            loaded = self.store.load_game(g.id)
+        except Exception:
+            g.log.exception("reload failed; the game leaves the cache")
+            self.games.pop(g.id, None)
+            return
         if loaded is not None:
             self._fill(g, loaded)
             self._schedule(g)
@@ -338,7 +349,7 @@ class GameService:
             if g.status != "waiting" or not free:
                 return g.id
             if not self.store.claim_seat(g.id, free[0], browser_hash):
-                await self._refresh(g)
+                self._reload(g)
                 return g.id
             g.seats[free[0]].browser_hash = browser_hash
             g.seats[free[0]].gone_since = time.monotonic()
@@ -457,7 +468,12 @@ class GameService:
         setup = None
         if g.game is not None:
             audience = "full" if g.status == "over" else (side or "spectator")
-            view = self.rules.view(g.game, audience)
+            version = self.rules.ply(g.game)
+            if g.views_version != version:
+                g.views, g.views_version = {}, version
+            view = g.views.get(audience)
+            if view is None:
+                view = g.views[audience] = self.rules.view(g.game, audience)
         elif side is not None and g.status in ("waiting", "setup"):
             setup = self._setup_state(g, side)
         return {"type": "snapshot", "game": game, "view": view, "setup": setup}
@@ -666,8 +682,13 @@ class GameService:
             self.store.append_actions(g.id, rows, **values)
         except DuplicatePly:
             g.log.warning("duplicate ply on write; reloading from the database")
-            self._spawn(self._refresh(g))
+            self._reload(g)
             raise ServiceError("stale_ply", "Позиция уже изменилась: ход не принят.") from None
+        except Exception:
+            # The engine state ran ahead of the database: never let anyone see a move that is not stored.
+            g.log.exception("action write failed; reloading from the database")
+            self._reload(g)
+            raise ServiceError("unavailable", "Ход не удалось сохранить. Попробуйте ещё раз.") from None
         for ply, notation, actor in rows:
             g.log.info("ply=%s side=%s action=%s", ply, actor, notation)
         self._schedule(g)

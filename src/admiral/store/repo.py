@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy import Engine, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -109,8 +109,15 @@ class Store:
         """
         try:
             with self.sessions.begin() as s:
-                s.add_all(GameActionRow(game_id=game_id, ply=p, notation=n, side=side) for p, n, side in rows)
-                s.flush()
+                # Core insert: the ORM's unit of work costs more than the write itself on this hot path.
+                now = utcnow()
+                s.execute(
+                    insert(GameActionRow),
+                    [
+                        {"game_id": game_id, "ply": p, "notation": n, "side": side, "created_at": now}
+                        for p, n, side in rows
+                    ],
+                )
                 if game_values:
                     s.execute(update(GameRow).where(GameRow.id == game_id).values(**game_values))
         except IntegrityError as e:
