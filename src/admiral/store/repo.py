@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, insert, select, update
+from sqlalchemy import Engine, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -33,6 +33,11 @@ class LoadedGame:
     game: GameRow
     seats: dict[str, GameSeatRow]
     actions: list[GameActionRow]
+
+
+_GAMES = GameRow.__table__
+_SEATS = GameSeatRow.__table__
+_ACTIONS = GameActionRow.__table__
 
 
 class Store:
@@ -92,34 +97,33 @@ class Store:
 
     def update_game(self, game_id: str, **values: Any) -> None:
         """Set columns of one game."""
-        with self.sessions.begin() as s:
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+        with self.engine.begin() as conn:
+            conn.execute(_GAMES.update().where(_GAMES.c.id == game_id).values(**values))
 
     def update_seat(self, game_id: str, side: str, **values: Any) -> None:
         """Set columns of one seat."""
-        with self.sessions.begin() as s:
-            s.execute(
-                update(GameSeatRow).where(GameSeatRow.game_id == game_id, GameSeatRow.side == side).values(**values)
-            )
+        with self.engine.begin() as conn:
+            conn.execute(_SEATS.update().where(_SEATS.c.game_id == game_id, _SEATS.c.side == side).values(**values))
 
     def append_actions(self, game_id: str, rows: list[tuple[int, str, str | None]], **game_values: Any) -> None:
         """Append action rows ``(ply, notation, side)`` and set columns of the game, in one transaction.
 
         :raises DuplicatePly: if a row for one of these plies exists (nothing is written then).
         """
+        # Core statements on the Table objects: on this hot path (every move) the ORM's bulk machinery
+        # cost several times the write itself.
+        now = utcnow()
         try:
-            with self.sessions.begin() as s:
-                # Core insert: the ORM's unit of work costs more than the write itself on this hot path.
-                now = utcnow()
-                s.execute(
-                    insert(GameActionRow),
+            with self.engine.begin() as conn:
+                conn.execute(
+                    _ACTIONS.insert(),
                     [
                         {"game_id": game_id, "ply": p, "notation": n, "side": side, "created_at": now}
                         for p, n, side in rows
                     ],
                 )
                 if game_values:
-                    s.execute(update(GameRow).where(GameRow.id == game_id).values(**game_values))
+                    conn.execute(_GAMES.update().where(_GAMES.c.id == game_id).values(**game_values))
         except IntegrityError as e:
             raise DuplicatePly(str(e)) from None
 
