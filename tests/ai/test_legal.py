@@ -71,6 +71,6 @@ def test_make_bot_levels_and_names() -> None:
 
     assert [make_bot(n, 1).level for n in range(1, 6)] == [1, 2, 3, 4, 5]
     assert make_bot(5, 1).name == "Адмиральский"
-    assert "прежний максимальный" in LEVELS[4].ru
+    assert LEVELS[4].ru == "Прежний максимальный"
     with pytest.raises(ValueError):
         make_bot(6, 1)

@@ -7,7 +7,7 @@ bot's own side (plus the bot's memory of earlier views), output a legal action.
 - 3 «Капитан-лейтенант»: heuristic evaluation (unit values, a positional plan: approach the enemy
   and its likely bases, keep weapons by their carriers, keep weak units out of contact) with
   memory of revealed units while they stay on their cells.
-- 4 «Капитан первого ранга» (the previous maximum): level 3 plus a two-ply search (its action,
+- 4 «Прежний максимальный» (the previous maximum): level 3 plus a two-ply search (its action,
   then the opponent's best attack) over determinizations sampled from its belief.
 - 5 «Адмиральский»: level 4 plus full belief tracking (moved markers are not СМ/ВМБ, front-row
   starters are not ВМБ, revealed units followed after they close and move), formations assembled

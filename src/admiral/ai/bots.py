@@ -84,7 +84,7 @@ LEVELS: dict[int, Level] = {
     1: Level(1, "novice", "Юнга"),
     2: Level(2, "greedy", "Мичман"),
     3: Level(3, "heuristic", "Капитан-лейтенант"),
-    4: Level(4, "search", "Капитан первого ранга (прежний максимальный)"),
+    4: Level(4, "search", "Прежний максимальный"),
     5: Level(5, "admiral", "Адмиральский"),
 }
 
@@ -188,7 +188,7 @@ class Config:
 
 
 CONFIGS = {
-    2: Config(memory=True, follow=False, infer=False, samples=6, plan=False, search=0, deep=0, admiral=False,
+    2: Config(memory=False, follow=False, infer=False, samples=6, plan=True, search=0, deep=0, admiral=False,
               noise=0.5),
     3: Config(memory=True, follow=False, infer=False, samples=10, plan=True, search=0, deep=0, admiral=False,
               noise=0.05),
@@ -262,8 +262,6 @@ class HeuristicBot:
         if type(legal[0]) is Declare:
             return self._declare(view, legal)
         ctx = _Context(self, view)
-        if self.level == 2:
-            return self._greedy(ctx, legal)
         scored: list[tuple[float, int, Action]] = []
         for i, a in enumerate(legal):
             kind = type(a)
@@ -286,20 +284,6 @@ class HeuristicBot:
         if self.cfg.search and time.perf_counter() < stop:
             scored = ctx.search(scored[: self.cfg.search], stop)
         return scored[0][2]
-
-    def _greedy(self, ctx: _Context, legal: list[Action]) -> Action:
-        """Level 2: the attack of the best expected exchange if it gains, else a random step."""
-        best, best_value = None, 0.0
-        for a in legal:
-            if type(a) is Attack:
-                v = ctx.attack_value(a) - ctx.attack_bonus(a)
-                if v > best_value:
-                    best, best_value = a, v
-        if best is not None:
-            return best
-        moves = [a for a in legal if type(a) is Move]
-        safe = [a for a in moves if ctx.move_delta(a.src, a.dst) > -0.5]
-        return self.rng.choice(safe or moves or legal)
 
     def _declare(self, view: PlayerView, options: list[Action]) -> Declare:
         """The defender's declaration: level 2 the strongest row; levels 3–5 the best expected exchange
@@ -356,6 +340,7 @@ class _Context:
         self.bases = {side: 2 - view.lost[side].get(VMB, 0), self.enemy: 2 - view.lost[self.enemy].get(VMB, 0)}
         # The last free movers keep the side alive (rules §4.4: no legal action loses).
         self.free = sum(1 for k in self.own.values() if k.is_mobile and k not in (S, T, M))
+        self.scarce = 1.0 + 6.0 / max(1, self.free - 3)
         self.guesses = [belief.sample(bot.rng) for _ in range(self.cfg.samples)]
         self.worlds = [build_world(side, self.own, g) for g in self.guesses]
         self.known = belief.known() if self.cfg.memory else {}
@@ -439,7 +424,7 @@ class _Context:
                 if th is not None and th[k] > danger:
                     danger = th[k]
         if not self.cfg.plan:
-            return (-0.2 * e if k in STRIKERS or k in (TR, ST, TK) else 0.0) - 0.6 * danger
+            return (-0.2 * e if k in STRIKERS or k in (TR, ST, TK) else 0.0) - 0.6 * self.scarce * danger
         b = self.base_dist[c]
         t = 0.0
         if self.endgame and (k.is_rated or k is BR):
@@ -465,7 +450,7 @@ class _Context:
             t += 0.3 if _near(own, c, ES) else 0.0
         elif k is AB and self.cfg.admiral:
             t -= 0.15 * e
-        t -= 0.6 * danger
+        t -= 0.6 * self.scarce * danger
         if self.cfg.admiral and k in FORMABLE and e <= 3:
             for n in ORTH[c]:
                 mate = own.get(n)
