@@ -74,3 +74,13 @@ def test_make_bot_levels_and_names() -> None:
     assert LEVELS[4].ru == "Прежний максимальный"
     with pytest.raises(ValueError):
         make_bot(6, 1)
+
+
+@pytest.mark.parametrize("level", [2, 3, 4, 5])
+def test_a_zero_deadline_still_gives_a_legal_action(level: int) -> None:
+    """Out of time from the start, a bot still answers (with fewer samples, no search)."""
+    for n, (game, side) in enumerate(_positions(10 + level, 4, 1)):
+        bot = make_bot(level, n)
+        bot.observe(game.view(side, since=0))
+        view = game.view(side)
+        assert bot.act(view, 0.0) in view.legal

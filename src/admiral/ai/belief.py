@@ -105,7 +105,7 @@ class Belief:
             if s.side is self.enemy and s.cell not in gone:
                 mark = self.marks.setdefault(s.cell, Mark())
                 mark.kind = s.kind
-                if s.kind.is_mobile is False:
+                if not s.kind.is_mobile:
                     mark.moved = False
 
     # -- reading ----------------------------------------------------------------------------

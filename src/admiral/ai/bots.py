@@ -201,8 +201,8 @@ CONFIGS = {
 
 class HeuristicBot:
     """Levels 2–5: expected value of every attack over sampled enemy identities, a positional plan,
-    and (levels 4–5) a two-ply search over determinizations. See :data:`CONFIGS` and the README of
-    :mod:`admiral.ai` for what each level switches on.
+    and (levels 4–5) a two-ply search over determinizations. See :data:`CONFIGS` and the docstring
+    of :mod:`admiral.ai` for what each level switches on.
 
     :param level: 2–5.
     :param rng: the bot's random source (setup, sampling, tie-breaks).
@@ -261,12 +261,18 @@ class HeuristicBot:
             return legal[0]
         if type(legal[0]) is Declare:
             return self._declare(view, legal)
-        ctx = _Context(self, view)
+        # Fewer determinizations under a tight deadline (from 0.12 s up the level's full count).
+        ctx = _Context(self, view, max(2, min(self.cfg.samples, int(deadline_s * 100))))
         scored: list[tuple[float, int, Action]] = []
+        late = False
         for i, a in enumerate(legal):
             kind = type(a)
+            if i % 16 == 0 and not late:
+                late = time.perf_counter() > stop
             if kind is Move:
                 s = ctx.move_delta(a.src, a.dst)
+            elif late:
+                continue  # out of time: the remaining attacks go unweighed
             elif kind is Attack:
                 s = ctx.attack_value(a)
                 if a.via is not None:
@@ -328,7 +334,7 @@ class HeuristicBot:
 class _Context:
     """Everything computed once per decision: sampled worlds, distance fields, own units."""
 
-    def __init__(self, bot: HeuristicBot, view: PlayerView) -> None:
+    def __init__(self, bot: HeuristicBot, view: PlayerView, samples: int) -> None:
         self.bot = bot
         self.cfg = bot.cfg
         self.view = view
@@ -341,7 +347,7 @@ class _Context:
         # The last free movers keep the side alive (rules §4.4: no legal action loses).
         self.free = sum(1 for k in self.own.values() if k.is_mobile and k not in (S, T, M))
         self.scarce = 1.0 + 6.0 / max(1, self.free - 3)
-        self.guesses = [belief.sample(bot.rng) for _ in range(self.cfg.samples)]
+        self.guesses = [belief.sample(bot.rng) for _ in range(samples)]
         self.worlds = [build_world(side, self.own, g) for g in self.guesses]
         self.known = belief.known() if self.cfg.memory else {}
         self.urgency = 1.0 + 3.0 * view.quiet / 200
