@@ -51,6 +51,15 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def cpu_s(pid: int) -> float:
+    """CPU time (user + system) ``pid`` has used so far, in seconds (0 if unreadable)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -215,10 +224,12 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> None:
                     raise SystemExit(f"a game failed before play: {t.exception()!r}")
             tasks = [t for t in tasks if not t.done()]
         t_play = time.perf_counter()
+        cpu_play = cpu_s(pid) if pid else 0.0
         rss_open = rss_kib(pid) if pid else 0
         print(f"{args.games} games open and ready in {t_play - t0:.1f} s", flush=True)
         await asyncio.gather(*tasks)
         t_end = time.perf_counter()
+        cpu_used = (cpu_s(pid) - cpu_play) if pid else 0.0
     lat = sorted(bench.latencies)
     p = (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000) if lat else (lambda q: float("nan"))
     print(f"games: {args.games}, plies per game: {args.plies}, think time: {args.think_ms} ms, errors: {bench.errors}")
@@ -226,6 +237,11 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> None:
     print(f"latency send → opponent's update: p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms (n={len(lat)})")
     if lat:
         print(f"  mean {statistics.fmean(lat) * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms")
+    if pid and bench.actions:
+        print(
+            f"server CPU during play: {cpu_used:.1f} s → {cpu_used / bench.actions * 1000:.2f} ms per action "
+            f"(one core would serve ~{bench.actions / cpu_used:,.0f} actions/s)"
+        )
     if pid:
         per_game = (rss_open - rss_idle) / args.games
         print(f"server RSS: idle {rss_idle / 1024:.0f} MiB, {args.games} open games {rss_open / 1024:.0f} MiB "
