@@ -3,50 +3,19 @@
 import pytest
 
 from admiral.engine import (
-    Action,
     Attack,
-    BattleReport,
-    GameState,
-    IllegalAction,
     Kind,
     Moved,
     Seen,
     Side,
-    apply,
     cell_name,
     legal_actions,
     parse_cell,
 )
 
-# A base and a mobile unit for each side, far from the action, so that no game ends by accident.
-SOUTH_HOME = "VMBa1 TRb1"
-NORTH_HOME = "VMBn15 TRm15"
+from .helpers import at, play, position, rejected, removed
 
 RATED = [k for k in Kind if k.is_rated]
-
-
-def position(south, north="", to_move=Side.SOUTH):
-    return GameState.from_text(f"{south} {SOUTH_HOME} / {north} {NORTH_HOME}", to_move)
-
-
-def play(state, notation):
-    return apply(state, Action.parse(notation))
-
-
-def at(state, cell):
-    """'S:KR' / 'N:L' for the unit on ``cell``, None when empty."""
-    u = state.board[parse_cell(cell)]
-    return None if u is None else f"{'SN'[u.side]}:{u.kind.code}"
-
-
-def rejected(state, notation):
-    """The code of the IllegalAction raised by ``notation``; the state must be unchanged."""
-    before = state.copy()
-    with pytest.raises(IllegalAction) as err:
-        play(state, notation)
-    assert state == before
-    assert Action.parse(notation) not in legal_actions(state)
-    return err.value.code
 
 
 def targets(state, cell, via=None):
@@ -58,11 +27,6 @@ def targets(state, cell, via=None):
         for a in legal_actions(state)
         if type(a) is Attack and a.src == src and a.via == step and not a.formation
     )
-
-
-def removed(events):
-    (report,) = [e for e in events if isinstance(e, BattleReport)]
-    return sorted(f"{'SN'[s.side]}:{s.kind.code}{cell_name(s.cell)}" for s in report.removed)
 
 
 # Enemy units on the 8 cells around e8 and at distance 2 along the column and the row.

@@ -7,18 +7,15 @@ North's around e9 (e10, f9…).
 import pytest
 
 from admiral.engine import (
-    Action,
     Attack,
     BattleReport,
     DeclarationRequested,
     Declare,
-    GameState,
     IllegalAction,
     Kind,
     Moved,
     Seen,
     Side,
-    apply,
     cell_name,
     formations_at,
     legal_actions,
@@ -27,56 +24,17 @@ from admiral.engine import (
     view,
 )
 
-# A base and a mobile unit for each side, far from the action, so that no game ends by accident.
-SOUTH_HOME = "VMBa1 TRb1"
-NORTH_HOME = "VMBn15 TRm15"
+from .helpers import at, play, position, rejected, removed, report_of, short
 
 K = Kind
-
-
-def position(south, north, to_move=Side.SOUTH):
-    return GameState.from_text(f"{south} {SOUTH_HOME} / {north} {NORTH_HOME}", to_move)
-
-
-def play(state, notation):
-    return apply(state, Action.parse(notation))
-
-
-def at(state, cell):
-    """'S:KR' / 'N:L' for the unit on ``cell``, None when empty."""
-    u = state.board[parse_cell(cell)]
-    return None if u is None else f"{'SN'[u.side]}:{u.kind.code}"
 
 
 def cells(*names):
     return tuple(sorted(parse_cell(n) for n in names))
 
 
-def short(seen):
-    return f"{'SN'[seen.side]}:{seen.kind.code}{cell_name(seen.cell)}"
-
-
-def report_of(events):
-    (report,) = [e for e in events if isinstance(e, BattleReport)]
-    return report
-
-
-def removed(report):
-    return sorted(short(s) for s in report.removed)
-
-
 def declared(members):
     return [short(s) for s in members]
-
-
-def rejected(state, notation):
-    """The code of the IllegalAction raised by ``notation``; the state must be unchanged."""
-    before = state.copy()
-    with pytest.raises(IllegalAction) as err:
-        play(state, notation)
-    assert state == before
-    assert Action.parse(notation) not in legal_actions(state)
-    return err.value.code
 
 
 # ---------------------------------------------------------------------------------------------

@@ -13,7 +13,6 @@ from admiral.engine import (
     FlagFall,
     GameOver,
     GameState,
-    IllegalAction,
     Kind,
     Move,
     Reason,
@@ -22,46 +21,17 @@ from admiral.engine import (
     Seen,
     Side,
     apply,
-    cell_name,
     legal_actions,
     parse_cell,
 )
+
+from .helpers import at, play, rejected, removed
 
 SOUTH, NORTH = Side.SOUTH, Side.NORTH
 
 
 def position(text, to_move=SOUTH, quiet=0):
     return GameState.from_text(text, to_move, quiet=quiet)
-
-
-def play(state, notation):
-    return apply(state, Action.parse(notation))
-
-
-def at(state, cell):
-    """'S:KR' / 'N:L' for the unit on ``cell``, None when empty."""
-    u = state.board[parse_cell(cell)]
-    return None if u is None else f"{'SN'[u.side]}:{u.kind.code}"
-
-
-def short(seen):
-    return f"{'SN'[seen.side]}:{seen.kind.code}{cell_name(seen.cell)}"
-
-
-def removed(events):
-    (report,) = [e for e in events if isinstance(e, BattleReport)]
-    gone = [short(s) for s in report.removed]
-    assert len(gone) == len(set(gone)), "a unit is reported removed twice"
-    return sorted(gone)
-
-
-def rejected(state, action):
-    """The code of the IllegalAction raised by ``action``; the state must be unchanged."""
-    before = state.copy()
-    with pytest.raises(IllegalAction) as err:
-        apply(state, action)
-    assert state == before
-    return err.value.code
 
 
 # ---------------------------------------------------------------------------------------------

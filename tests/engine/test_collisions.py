@@ -7,28 +7,12 @@ removed (side, kind, cell), the units that stay, and the two participants the re
 
 import pytest
 
-from admiral.engine import Action, BattleReport, GameState, Kind, Seen, Side, apply, cell_name, parse_cell
+from admiral.engine import Action, BattleReport, Kind, Seen, Side, apply, parse_cell
 
-# A base and a mobile unit for each side, far from the action, so that no game ends by accident.
-SOUTH_HOME = "VMBa1 TRb1"
-NORTH_HOME = "VMBn15 TRm15"
+from .helpers import at, position, removed, short
 
 RATED = [k for k in Kind if k.is_rated]
 K = Kind
-
-
-def position(south, north):
-    return GameState.from_text(f"{south} {SOUTH_HOME} / {north} {NORTH_HOME}", Side.SOUTH)
-
-
-def at(state, cell):
-    """'S:KR' / 'N:L' for the unit on ``cell``, None when empty."""
-    u = state.board[parse_cell(cell)]
-    return None if u is None else f"{'SN'[u.side]}:{u.kind.code}"
-
-
-def short(seen):
-    return f"{'SN'[seen.side]}:{seen.kind.code}{cell_name(seen.cell)}"
 
 
 def attack(state, notation):
@@ -42,12 +26,6 @@ def attack(state, notation):
     assert state.result is None
     assert state.to_move is Side.NORTH
     return report
-
-
-def removed(report):
-    gone = [short(s) for s in report.removed]
-    assert len(gone) == len(set(gone)), "a unit is reported removed twice"
-    return sorted(gone)
 
 
 def revealed(report):

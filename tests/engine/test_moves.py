@@ -14,40 +14,13 @@ from admiral.engine import (
     Move,
     Moved,
     Side,
-    apply,
     auto_arrange,
     cell_name,
     legal_actions,
     parse_cell,
 )
 
-# A base and a mobile unit for each side, far from the action, so that no game ends by accident.
-SOUTH_HOME = "VMBa1 TRb1"
-NORTH_HOME = "VMBn15 TRm15"
-
-
-def position(south, north="", to_move=Side.SOUTH):
-    return GameState.from_text(f"{south} {SOUTH_HOME} / {north} {NORTH_HOME}", to_move)
-
-
-def play(state, notation):
-    return apply(state, Action.parse(notation))
-
-
-def at(state, cell):
-    """'S:KR' / 'N:L' for the unit on ``cell``, None when empty."""
-    u = state.board[parse_cell(cell)]
-    return None if u is None else f"{'SN'[u.side]}:{u.kind.code}"
-
-
-def rejected(state, notation):
-    """The code of the IllegalAction raised by ``notation``; the state must be unchanged."""
-    before = state.copy()
-    with pytest.raises(IllegalAction) as err:
-        play(state, notation)
-    assert state == before
-    assert Action.parse(notation) not in legal_actions(state)
-    return err.value.code
+from .helpers import at, play, position, rejected
 
 
 def moves_from(state, cell):
