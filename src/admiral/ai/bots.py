@@ -28,13 +28,11 @@ from ..engine import (
     SCALE,
     Action,
     Attack,
-    BattleReport,
     Cell,
     Declare,
     Detonate,
     Kind,
     Move,
-    MoveView,
     PlayerView,
     Seen,
     Side,
@@ -220,7 +218,6 @@ class HeuristicBot:
         self.side: Side | None = None
         self.belief: Belief | None = None
         self.seen_ply = -1
-        self.exposed: set[Cell] = set()
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -229,7 +226,6 @@ class HeuristicBot:
         c = self.cfg
         self.belief = Belief(self.side, follow=c.follow, infer=c.infer, memory=c.memory)
         self.seen_ply = -1
-        self.exposed: set[Cell] = set()
 
     def setup(self, side: Side) -> dict[Cell, Kind]:
         """Level 5: a deliberate setup (:func:`admiral.ai.setups.admiral_setup`); others auto-arrange."""
@@ -248,24 +244,8 @@ class HeuristicBot:
             self._start(view.side)
         if view.ply <= self.seen_ply:
             return
-        first = self.seen_ply
         self.seen_ply = view.ply
         self.belief.observe(view)
-        # My units the opponent has seen in a battle report (and may have followed since).
-        for e in view.events:
-            if e.ply < first:
-                continue
-            if isinstance(e, MoveView):
-                if e.side is self.side and e.src in self.exposed:
-                    self.exposed.discard(e.src)
-                    self.exposed.add(e.dst)
-            elif isinstance(e, BattleReport):
-                for x in e.removed:
-                    if x.side is self.side:
-                        self.exposed.discard(x.cell)
-                for x in e.revealed_only:
-                    if x.side is self.side:
-                        self.exposed.add(x.cell)
 
     # -- choosing ----------------------------------------------------------------------------
 
@@ -519,18 +499,8 @@ class _Context:
                 w2, removed = r
                 value = self.loss_value(removed)
                 if w2.result is None and w2.to_act is self.enemy:
-                    # The opponent answers against what it knows: my units shown in reports
-                    # (the attacker of this action included), not my closed markers.
-                    known = set(self.bot.exposed)
-                    if type(a) is Move and a.src in known:
-                        known.discard(a.src)
-                        known.add(a.dst)
-                    elif type(a) is Attack:
-                        known.add(a.origin)
                     best = 0.0
                     for reply in attacks(w2):
-                        if reply.target not in known:
-                            continue
                         r2 = outcome(w2, reply)
                         if r2 is not None:
                             best = max(best, -self.loss_value(r2[1]))
