@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections import Counter
 
@@ -88,6 +89,26 @@ def _configure_logging() -> None:
     import logging
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.getLogger("uvicorn.access").addFilter(redact_invites)
+
+
+_INVITE_PATH = re.compile(r"/j/[^/?\s\"]+")
+
+
+def redact_invites(record) -> bool:
+    """Logging filter: an invite code is a secret (the database keeps only its hash), so access-log lines
+    show ``/j/…`` instead of the code.
+
+    >>> import logging
+    >>> r = logging.LogRecord("uvicorn.access", 20, "", 0, '%s "%s %s"', ("1.2.3.4", "GET", "/j/Zx9?a=1"), None)
+    >>> redact_invites(r), r.getMessage()
+    (True, '1.2.3.4 "GET /j/…?a=1"')
+    """
+    if isinstance(record.args, tuple):
+        record.args = tuple(_INVITE_PATH.sub("/j/…", a) if isinstance(a, str) else a for a in record.args)
+    elif isinstance(record.msg, str):
+        record.msg = _INVITE_PATH.sub("/j/…", record.msg)
+    return True
 
 
 @db_app.command("upgrade")

@@ -90,7 +90,8 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         raise ServiceError("bad_json", "Сообщение не является корректным JSON.") from None
     if not isinstance(data, dict):
         raise ServiceError("bad_message", "Сообщение должно быть объектом JSON с полем «type».")
-    if data.get("type") not in _TYPES:
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _TYPES:
         raise ServiceError("unknown_type", "Неизвестный тип сообщения.", {"type": str(data.get("type"))[:40]})
     try:
         return _ADAPTER.validate_python(data)

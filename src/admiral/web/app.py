@@ -6,7 +6,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -17,10 +17,24 @@ from admiral.service import AdmiralRuleset, GameService, ServiceOptions, new_bro
 from admiral.store import Store, make_engine, upgrade_database
 
 from .config import Settings
-from .deps import COOKIE, COOKIE_MAX_AGE, api_error, valid_token
+from .deps import COOKIE, COOKIE_MAX_AGE, api_error, cross_site, valid_token
 from .routes import api, pages, ws
 
 __all__ = ["create_app"]
+
+#: Methods that never change state: the only ones that may issue a browser cookie.
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def refuse(request: Request, code: str, message: str) -> Response:
+    """A 403 without a cookie: JSON for API callers, the error page for browsers."""
+    if "application/json" in request.headers.get("content-type", "") or request.url.path.startswith("/api/"):
+        return api_error(403, code, message)
+    templates = request.app.state.templates
+    return templates.TemplateResponse(
+        request, "error.html", {"request": request, "status": 403, "message": message}, status_code=403
+    )
+
 
 log = logging.getLogger("admiral.web")
 
@@ -64,10 +78,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.middleware("http")
     async def browser_cookie(request: Request, call_next):
-        """Give every browser a token cookie (docs/protocol.md "Identity")."""
+        """Give every browser a token cookie (docs/protocol.md "Identity"), and refuse state-changing
+        requests from other sites.
+
+        A cross-site form POST arrives without our SameSite=Lax cookie; answering it with a fresh cookie
+        would overwrite the player's identity (their seats and setups). So a request that changes state
+        must come from our own pages (``Origin``/``Sec-Fetch-Site``) and carry the cookie; only a safe
+        request (GET, HEAD) ever issues one.
+        """
         token = request.cookies.get(COOKIE)
         issued = None
-        if not valid_token(token):
+        if request.method not in SAFE_METHODS:
+            if cross_site(request, settings.allowed_origins):
+                return refuse(request, "cross_site", "Запрос с чужого сайта отклонён.")
+            if not valid_token(token):
+                return refuse(request, "no_cookie", "Браузер не прислал cookie. Откройте страницу заново.")
+        elif not valid_token(token):
             token = issued = new_browser_token()
         request.state.browser_token = token
         response = await call_next(request)

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
+from starlette.requests import HTTPConnection
 
 from admiral.service import GameService, hash_token
 
 from .config import Settings
 
 __all__ = [
-    "COOKIE", "BrowserHash", "ServiceDep", "SettingsDep", "api_error", "browser_hash_of_token", "valid_token",
+    "COOKIE", "BrowserHash", "ServiceDep", "SettingsDep", "api_error", "browser_hash_of_token", "cross_site",
+    "valid_token",
 ]  # fmt: skip
 
 #: The browser-token cookie.
@@ -29,6 +32,18 @@ def valid_token(token: str | None) -> bool:
 def browser_hash_of_token(token: str | None) -> str | None:
     """``sha256`` hex of a well-formed token, else ``None`` (a forged or missing token: spectator)."""
     return hash_token(token) if valid_token(token) else None
+
+
+def cross_site(request: HTTPConnection, allowed_origins: list[str]) -> bool:
+    """Whether a request comes from another site: ``Sec-Fetch-Site: cross-site``, or an ``Origin`` that
+    names neither this host nor one of ``allowed_origins``. Clients that send neither (scripts, tests)
+    are not cross-site: they cannot carry a victim's cookie."""
+    if request.headers.get("sec-fetch-site") == "cross-site":
+        return True
+    origin = request.headers.get("origin")
+    if origin is None or origin in allowed_origins:
+        return False
+    return urlsplit(origin).netloc.lower() != request.headers.get("host", "").lower()
 
 
 def get_service(request: Request) -> GameService:

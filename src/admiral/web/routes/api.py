@@ -82,6 +82,8 @@ async def save_setup(body: SetupCreate, service: ServiceDep, browser: BrowserHas
 @router.delete("/setups/{setup_id}", status_code=204, response_model=None)
 async def delete_setup(setup_id: int, service: ServiceDep, browser: BrowserHash) -> Response:
     """Delete one of this browser's saved setups."""
+    if not 0 < setup_id < 2**63:  # no such row, and beyond what the database's integer can hold
+        return api_error(404, "not_found", "Расстановка не найдена.")
     try:
         service.delete_setup(browser, setup_id)
     except ServiceError as e:

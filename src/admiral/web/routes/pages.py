@@ -77,7 +77,7 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
         if is_json:
             return api_error(400, e.code, e.message)
         return error_page(request, 400, e.message)
-    except (ValueError, ValidationError):
+    except (ValueError, ValidationError, RecursionError):  # RecursionError: hostile nesting
         if is_json:
             return api_error(400, "bad_request", "Неверные настройки партии.")
         return error_page(request, 400, "Неверные настройки партии.")

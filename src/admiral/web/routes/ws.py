@@ -15,7 +15,6 @@ import logging
 import time
 from collections import deque
 from typing import Any
-from urllib.parse import urlsplit
 
 import orjson
 from fastapi import APIRouter, WebSocket
@@ -24,7 +23,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from admiral.service import GameService, ServiceError, parse_client_message
 
 from ..config import Settings
-from ..deps import COOKIE, browser_hash_of_token
+from ..deps import COOKIE, browser_hash_of_token, cross_site
 
 __all__ = ["router"]
 
@@ -33,18 +32,6 @@ log = logging.getLogger("admiral.ws")
 
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
-
-
-def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
-    """A browser's ``Origin`` must name this host (or one of ``allowed_origins``); non-browser clients that
-    send no ``Origin`` are let in (they cannot carry a victim's cookie)."""
-    origin = ws.headers.get("origin")
-    if origin is None:
-        return True
-    if origin in settings.allowed_origins:
-        return True
-    host = ws.headers.get("host", "")
-    return urlsplit(origin).netloc.lower() == host.lower()
 
 
 class _Socket:
@@ -71,7 +58,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     """Serve one game tab (see the module docstring)."""
     settings: Settings = ws.app.state.settings
     service: GameService = ws.app.state.service
-    if not origin_allowed(ws, settings):
+    if cross_site(ws, settings.allowed_origins):
         await ws.close(CLOSE_POLICY, "origin")
         return
     try:

@@ -1,0 +1,82 @@
+"""Cross-site requests, the browser cookie, and hostile input found by breaking the server (QA findings)."""
+
+from __future__ import annotations
+
+import pytest
+
+from admiral.web.deps import COOKIE
+
+from .conftest import error, live_game, observe
+
+
+def _games(client) -> int:
+    store = client.app.state.service.store
+    from sqlalchemy import func, select
+
+    from admiral.store.models import GameRow
+
+    with store.session() as s:
+        return s.scalar(select(func.count()).select_from(GameRow))
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"origin": "http://evil.example", "sec-fetch-site": "cross-site"},
+        {"origin": "http://evil.example"},
+        {"sec-fetch-site": "cross-site"},
+    ],
+)
+def test_cross_site_post_without_cookie_is_refused_and_sets_no_cookie(client, headers) -> None:
+    # A cross-site form arrives without our SameSite=Lax cookie: a fresh cookie in the answer would
+    # overwrite the player's identity (seats in every game, saved setups).
+    before = _games(client)
+    r = client.post("/games", data={"time_control": "none"}, headers=headers, follow_redirects=False)
+    assert r.status_code == 403
+    assert COOKIE not in r.headers.get("set-cookie", "")
+    assert _games(client) == before
+
+
+def test_cross_site_post_with_the_cookie_is_refused(client, browsers) -> None:
+    b = browsers()
+    before = _games(client)
+    r = b.post("/games", data={"time_control": "none"}, headers={"origin": "http://evil.example"})
+    assert r.status_code == 403 and "Запрос с чужого сайта" in r.text
+    assert _games(client) == before
+
+
+def test_any_unsafe_request_without_cookie_is_refused_without_a_new_cookie(client) -> None:
+    r = client.post("/healthz", headers={"origin": "http://evil.example", "sec-fetch-site": "cross-site"})
+    assert r.status_code == 403 and COOKIE not in r.headers.get("set-cookie", "")
+    r = client.post("/api/setups", json={"name": "x", "setup": {}})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "no_cookie"
+    assert COOKIE not in r.headers.get("set-cookie", "")
+
+
+def test_a_page_load_issues_the_cookie_and_same_site_posts_work(client) -> None:
+    r = client.get("/")
+    assert r.status_code == 200 and f"{COOKIE}=" in r.headers["set-cookie"]
+    assert "httponly" in r.headers["set-cookie"].lower() and "samesite=lax" in r.headers["set-cookie"].lower()
+    host = "http://testserver"
+    r = client.post("/games", data={"time_control": "none"}, headers={"origin": host}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/g/")
+
+
+@pytest.mark.parametrize("payload", ['{"type": ["action"]}', '{"type": {"a": 1}}', '{"type": 7}'])
+def test_a_type_that_is_not_a_string_is_an_unknown_type(browsers, payload) -> None:
+    with live_game(browsers) as live:
+        live.sws.send_text(payload)
+        assert error(live.sws)["code"] == "unknown_type"
+        assert observe(live.south, live.id)["game"]["version"] == 0
+
+
+def test_deeply_nested_json_on_post_games_is_a_400(browsers) -> None:
+    b = browsers()
+    r = b.post("/games", content="[" * 100_000 + "]" * 100_000, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+
+
+def test_deleting_a_setup_id_beyond_any_integer_is_a_404(browsers) -> None:
+    b = browsers()
+    r = b.client.delete("/api/setups/99999999999999999999999", headers=b.headers)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
