@@ -568,6 +568,8 @@ class GameService:
 
     def _start_play(self, g: LiveGame) -> None:
         """Both fleets are ready: build the game, start South's clock. Caller holds the lock."""
+        if any(g.seats[s].browser_hash is None for s in SIDES):  # never play against nobody
+            raise RuntimeError(f"game {g.id}: play cannot start with an empty seat")
         g.game = self.rules.new_game({s: g.seats[s].draft for s in SIDES}, self._record_settings(g))
         g.status = "play"
         g.setup_deadline_ms = None
@@ -584,7 +586,12 @@ class GameService:
 
     def _expire_setup(self, g: LiveGame) -> None:
         """The setup time ran out: complete every unready draft with auto-arrangement and ready it (rules §3.6).
-        Caller holds the lock."""
+        A game with a seat nobody holds never starts: it is aborted instead. Caller holds the lock."""
+        if any(g.seats[s].browser_hash is None for s in SIDES):
+            g.status, g.setup_deadline_ms = "aborted", None
+            self.store.update_game(g.id, status="aborted", setup_deadline=None, finished_at=_now())
+            g.log.warning("setup time out with an empty seat: aborted")
+            return
         for side in SIDES:
             seat = g.seats[side]
             if not seat.ready:
@@ -789,11 +796,14 @@ class GameService:
         """After the end: a new game with the same settings, sides swapped, both seats bound.
 
         :returns: the new game's URL (the same one if a rematch exists already).
-        :raises ServiceError: ``not_over`` while the game is on.
+        :raises ServiceError: ``not_over`` while the game is on; ``cannot_rematch`` if a seat was never taken
+            (a game aborted before the friend joined).
         """
         async with g.lock:
             if g.status not in ("over", "aborted"):
                 raise ServiceError("not_over", "Реванш — после окончания партии.")
+            if any(g.seats[s].browser_hash is None for s in SIDES):
+                raise ServiceError("cannot_rematch", "Реванш невозможен: соперник так и не присоединился к партии.")
             if g.rematch_id is None:
                 new_id = new_game_id()
                 _, invite_hash, _ = self._new_invite(new_id)
