@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 import time
 
+from admiral.store import Store
+
 from .conftest import Browser, Live, live_game, observe, ready_both, running, snapshot, start_game
 
 
@@ -127,3 +129,36 @@ def _no_checkpoint(service):
                 g.timer.cancel()
 
     return stop
+
+
+def test_slow_start_up_is_charged_to_nobody(browsers, settings, monkeypatch) -> None:
+    """kill -9, then a start-up that takes long (each game's load sleeps): the running clocks restart only
+    once every game is loaded, so each loses at most the time since its last checkpoint (here: none, the
+    stored values are the last checkpoint) plus the time the test takes to look."""
+    games: list[tuple[str, Browser]] = []
+    with running(settings) as client:
+        for _ in range(3):
+            with live_game(lambda: Browser(client), base_ms=120_000) as live:
+                live.act("south")
+                games.append((live.id, live.south))
+        service = client.app.state.service
+        service.stop = _no_checkpoint(service)  # the process dies: no shutdown checkpoint
+    stored = {game_id: _row(settings, game_id) for game_id, _ in games}  # the last checkpoint of each
+    load = Store.load_game
+
+    def slow_load(self, game_id: str):
+        time.sleep(0.4)
+        return load(self, game_id)
+
+    monkeypatch.setattr(Store, "load_game", slow_load)
+    with running(settings) as client:
+        started = time.monotonic()
+        service = client.app.state.service
+        mono = time.monotonic()
+        left = {game_id: service.games[game_id].clock.left("north", mono) for game_id, _ in games}
+        elapsed_ms = (time.monotonic() - started) * 1000
+        assert observe(Browser(client, games[0][1].token), games[0][0])["game"]["clocks"]["running"] == "north"
+    for game_id, _ in games:
+        assert stored[game_id]["clock_running"] == "north"
+        lost = stored[game_id]["clock_north_ms"] - left[game_id]
+        assert 0 <= lost <= elapsed_ms + 100, (game_id, lost)

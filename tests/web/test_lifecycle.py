@@ -1,4 +1,5 @@
-"""The life of games beyond one session: rematch only between two players, no play against an empty seat."""
+"""The life of games beyond one session: rematch only between two players, no play against an empty seat,
+light start-up (only timed games loaded), expiry of invites nobody accepted, spectators kept up to date."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import sqlite3
 import time
 from typing import Any
 
-from .conftest import Browser, observe, running, snapshot, start_game, until
+from .conftest import Browser, live_game, observe, running, snapshot, start_game, until
 
 
 def _db(settings) -> sqlite3.Connection:
@@ -76,3 +77,99 @@ def test_setup_expiry_aborts_a_game_with_an_empty_seat(settings) -> None:
     assert snap["game"]["status"] == "aborted" and snap["game"]["result"] is None
     row = _row(settings, game_id)
     assert row["status"] == "aborted" and row["started_at"] is None and row["finished_at"] is not None
+
+
+# -- start-up and the sweeper (QA finding 4) --------------------------------------------------------------
+
+
+def test_start_loads_only_timed_games_and_the_others_on_first_access(settings) -> None:
+    with running(settings) as client:
+        south = Browser(client)
+        waiting, _ = south.create(side="south", base_ms=60_000, setup_ms=60_000)
+        untimed = start_game(lambda: Browser(client))[0]  # in setup without a deadline
+        timed_setup = start_game(lambda: Browser(client), setup_ms=60_000)[0]
+        with live_game(lambda: Browser(client), base_ms=60_000) as live:
+            playing = live.id
+    untimed_at = _row(settings, untimed)["checkpoint_at"]
+    with running(settings) as client:
+        service = client.app.state.service
+        assert set(service.games) == {timed_setup, playing}
+        time.sleep(3 * settings.sweep_interval_s)
+        assert _row(settings, waiting)["checkpoint_at"] is None  # never checkpointed: nothing runs
+        assert _row(settings, untimed)["checkpoint_at"] == untimed_at
+        snap = observe(Browser(client, south.token), waiting)  # loaded on first access
+        assert snap["game"]["status"] == "waiting" and snap["game"]["invite_url"].startswith("/j/")
+        assert waiting in service.games
+        assert observe(Browser(client), untimed)["game"]["status"] == "setup"
+
+
+def test_sweeper_checkpoints_only_running_clocks(client, browsers, settings) -> None:
+    creator = browsers()
+    waiting, _ = creator.create(side="south", base_ms=60_000)
+    untimed = start_game(browsers)[0]
+    before = _row(settings, untimed)["checkpoint_at"]
+    with live_game(browsers, base_ms=60_000) as live:
+        first = _row(settings, live.id)["checkpoint_at"]
+        time.sleep(3 * settings.sweep_interval_s)
+        assert _row(settings, live.id)["checkpoint_at"] > first  # the running clock is checkpointed
+    assert _row(settings, waiting)["checkpoint_at"] is None
+    assert _row(settings, untimed)["checkpoint_at"] == before
+
+
+def _short_ttl(client, ttl_s: float) -> None:
+    # ``Settings.waiting_ttl_s`` reaches the service as ``ServiceOptions.waiting_ttl_s``; set the option directly
+    # so that the test does not depend on that wiring in the app factory.
+    client.app.state.service.options.waiting_ttl_s = ttl_s
+
+
+def test_an_invite_nobody_accepts_expires(client, browsers, settings) -> None:
+    creator, friend = browsers(), browsers()
+    game_id, invite = creator.create(side="south")
+    joined = start_game(browsers)[0]
+    with creator.ws(game_id) as ws:
+        assert snapshot(ws)["game"]["status"] == "waiting"
+        _short_ttl(client, 0.3)
+        _wait(lambda: _row(settings, game_id)["status"] == "aborted")
+        snap = snapshot(ws, status="aborted")  # the open page learns it
+    assert snap["game"]["result"] is None and snap["game"]["invite_url"] is None
+    row = _row(settings, game_id)
+    assert row["status"] == "aborted" and row["finished_at"] is not None
+    friend.join(invite)  # too late: the friend is only a spectator
+    assert observe(friend, game_id)["game"]["seat"] is None
+    assert _row(settings, joined)["status"] == "setup"  # a game both joined does not expire
+
+
+def test_expired_invites_are_aborted_without_being_loaded(settings) -> None:
+    with running(settings) as client:
+        creator = Browser(client)
+        game_id, _ = creator.create(side="south")
+    with running(settings) as client:
+        service = client.app.state.service
+        assert game_id not in service.games
+        _short_ttl(client, 0.1)
+        _wait(lambda: _row(settings, game_id)["status"] == "aborted")
+        assert game_id not in service.games  # one bulk UPDATE, the game was not loaded for it
+        assert observe(Browser(client, creator.token), game_id)["game"]["status"] == "aborted"
+
+
+# -- spectators (QA finding 10) ----------------------------------------------------------------------------
+
+
+def test_a_spectator_socket_sees_the_rematch_after_the_sweeper_ran(client, browsers, settings) -> None:
+    spectator = browsers()
+    with live_game(browsers) as live, spectator.ws(live.id) as pws:
+        snapshot(pws, status="play")
+        live.sws.send_json({"type": "resign"})
+        snapshot(pws, status="over")
+        live.sws.close()
+        live.nws.close()
+        cached = client.app.state.service.games[live.id]
+        time.sleep(3 * settings.sweep_interval_s)
+        # the sweeper must not drop a finished game a socket still shows (that socket would go stale)
+        assert client.app.state.service.games.get(live.id) is cached
+        with live.south.ws(live.id) as ws:
+            snapshot(ws, status="over")
+            ws.send_json({"type": "rematch"})
+            url = until(ws, lambda m: m["type"] == "rematch")["url"]
+        snap = until(pws, lambda m: m["type"] == "snapshot" and m["game"]["rematch_url"] is not None)
+    assert snap["game"]["rematch_url"] == url

@@ -9,6 +9,10 @@ Every mutation of a game happens under its lock, so actions of one game run one 
 not wait for each other. A game in progress is cached in memory (:class:`LiveGame`) and rebuilt after a
 restart by replaying its action rows. Clocks (rules §13) are :class:`GameClock` values checkpointed to
 the database with every action and by the sweeper every ``sweep_interval_s`` seconds.
+
+Start-up stays light however many games are stored: only games that need a timer (a clock in play, a
+setup deadline) are loaded at start; any other game is loaded on first access (:meth:`GameService.get`).
+Invites nobody accepted expire after ``waiting_ttl_s`` (one bulk ``UPDATE`` by the sweeper).
 """
 
 from __future__ import annotations
@@ -56,11 +60,13 @@ def _now() -> datetime:
 @dataclass
 class ServiceOptions:
     """Tunables of the service. ``claim_grace_ms``: disconnection before a claim is allowed (rules §10.1);
-    ``sweep_interval_s``: period of flag checks and clock checkpoints; ``secret_key`` seals invite codes."""
+    ``sweep_interval_s``: period of flag checks and clock checkpoints; ``secret_key`` seals invite codes;
+    ``waiting_ttl_s``: a game whose invite was not accepted within this time is aborted."""
 
     claim_grace_ms: int = 60_000
     sweep_interval_s: float = 2.0
     secret_key: str = "dev"
+    waiting_ttl_s: float = 24 * 3600
 
 
 @dataclass
@@ -111,12 +117,26 @@ class LiveGame:
         self.finished = row.finished_at is not None
         self.lock = asyncio.Lock()
         self.timer: asyncio.TimerHandle | None = None
+        #: Open spectator sockets (a seat counts its own in ``Seat.connections``).
+        self.spectators = 0
         self.log = GameLog(log, {"game_id": row.id})
 
     @property
     def active(self) -> bool:
         """Not finished: waiting, setup or play."""
         return self.status in ACTIVE
+
+    @property
+    def timed(self) -> bool:
+        """Whether a timer watches the game: a clock in play, or a setup deadline."""
+        return (self.status == "play" and self.clock is not None) or (
+            self.status == "setup" and self.setup_deadline_ms is not None
+        )
+
+    @property
+    def watched(self) -> bool:
+        """Whether any socket (a player's or a spectator's) is open on the game."""
+        return self.spectators > 0 or any(s.connections for s in self.seats.values())
 
     def seat_of(self, browser_hash: str | None) -> str | None:
         """The side held by ``browser_hash``, else ``None``."""
@@ -147,16 +167,20 @@ class GameService:
     # -- life cycle ----------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load every unfinished game, restart running clocks from now (downtime is charged to nobody),
-        shift setup deadlines by the downtime, arm the timers and start the sweeper."""
-        for game_id in self.store.active_game_ids():
+        """Load the games that need a timer (a clock in play, a setup deadline; the others load on first
+        access), then — loading done, the server about to serve — restart their running clocks from one
+        "now" and shift their setup deadlines by the downtime (time the server was down or starting is
+        charged to nobody), arm the timers and start the sweeper."""
+        loaded: list[tuple[LiveGame, GameRow]] = []
+        for game_id in self.store.timed_game_ids():
             try:
-                g = self._load(game_id, resume=True)
+                got = self._load(game_id)
             except Exception:  # a broken game must not keep the server down
-                log.exception("game=%s resume failed", game_id)
+                log.exception("game=%s load failed", game_id)
                 continue
-            if g is not None:
-                self._schedule(g)
+            if got is not None:
+                loaded.append(got)
+        self._resume_all(loaded)
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="admiral-sweeper")
 
     async def stop(self) -> None:
@@ -174,6 +198,28 @@ class GameService:
             task.cancel()
         self._checkpoint()
 
+    def _resume_all(self, loaded: list[tuple[LiveGame, GameRow]]) -> None:
+        """After a restart, in one pass with one "now": running clocks start again from now, setup
+        deadlines move by the downtime (since each game's last checkpoint); one bulk write; timers armed."""
+        wall, mono = _wall_ms(), time.monotonic()
+        rows: list[dict[str, Any]] = []
+        for g, row in loaded:
+            values: dict[str, Any] = {"id": g.id, "checkpoint_at": wall}
+            if g.clock is not None and g.status == "play":
+                g.clock.start(g.clock.running, mono, wall)
+                values["clock_started_at"] = wall
+            if g.status == "setup" and g.setup_deadline_ms is not None:
+                g.setup_deadline_ms += max(0, wall - (row.checkpoint_at or wall))
+                values["setup_deadline"] = g.setup_deadline_ms
+            rows.append(values)
+        try:
+            self.store.checkpoint(rows)
+        except Exception:  # the timers still run; the next checkpoint writes the clocks
+            log.exception("resume checkpoint failed")
+        for g, _ in loaded:
+            self._schedule(g)
+        log.info("resumed %d timed games", len(loaded))
+
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
@@ -187,22 +233,24 @@ class GameService:
         :raises ServiceError: ``not_found``.
         """
         g = self.games.get(game_id)
-        if g is None:
-            g = self._load(game_id, resume=False) if len(game_id) <= 16 else None
+        if g is None and len(game_id) <= 16:
+            got = self._load(game_id)
+            g = None if got is None else got[0]
+            if g is not None and g.timed:  # normally loaded at start; here if that load failed
+                self._schedule(g)
         if g is None:
             raise ServiceError("not_found", "Партия не найдена.")
         return g
 
-    def _load(self, game_id: str, *, resume: bool) -> LiveGame | None:
+    def _load(self, game_id: str) -> tuple[LiveGame, GameRow] | None:
+        """Load a game into the cache: ``(live game, its row)``, ``None`` if there is no such game."""
         loaded = self.store.load_game(game_id)
         if loaded is None:
             return None
         g = LiveGame(loaded.game, {})
         self._fill(g, loaded)
-        if resume:
-            self._resume(g, loaded.game)
         self.games[game_id] = g
-        return g
+        return g, loaded.game
 
     def _fill(self, g: LiveGame, loaded: LoadedGame) -> None:
         """(Re)build a live game from its rows: seats, the engine game by replay, turns, clock."""
@@ -230,20 +278,6 @@ class GameService:
             g.clock.start(row.clock_running, time.monotonic(), row.clock_started_at or _wall_ms())
         else:
             g.clock = None
-
-    def _resume(self, g: LiveGame, row: GameRow) -> None:
-        """After a restart: running clocks start again from now; the setup deadline moves by the downtime."""
-        wall, mono = _wall_ms(), time.monotonic()
-        values: dict[str, Any] = {"checkpoint_at": wall}
-        if g.clock is not None and g.status == "play":
-            g.clock.start(g.clock.running, mono, wall)
-            values["clock_started_at"] = wall
-        if g.status == "setup" and g.setup_deadline_ms is not None:
-            down = max(0, wall - (row.checkpoint_at or wall))
-            g.setup_deadline_ms += down
-            values["setup_deadline"] = g.setup_deadline_ms
-        self.store.update_game(g.id, **values)
-        g.log.info("resumed status=%s ply=%s", g.status, self._version(g))
 
     def _record_settings(self, g: LiveGame) -> dict[str, Any]:
         return {"game_id": g.id, **g.settings.to_dict()}
@@ -383,6 +417,7 @@ class GameService:
     async def connect(self, g: LiveGame, side: str | None) -> None:
         """A socket of ``side`` (``None``: spectator) opened."""
         if side is None:
+            g.spectators += 1
             return
         seat = g.seats[side]
         seat.connections += 1
@@ -392,6 +427,7 @@ class GameService:
     async def disconnect(self, g: LiveGame, side: str | None) -> None:
         """A socket of ``side`` closed; when its last one closes the claim grace starts."""
         if side is None:
+            g.spectators = max(0, g.spectators - 1)
             return
         seat = g.seats[side]
         seat.connections = max(0, seat.connections - 1)
@@ -885,9 +921,10 @@ class GameService:
                 log.exception("sweep failed")
 
     async def sweep(self) -> None:
-        """Check every active game's deadlines (a backstop for the timers), then checkpoint running clocks."""
+        """Check the timed games' deadlines (a backstop for the timers), expire invites nobody accepted,
+        checkpoint running clocks and setup deadlines, drop finished games nobody watches from the cache."""
         for g in list(self.games.values()):
-            if not g.active or g.lock.locked():
+            if not g.timed or g.lock.locked():
                 continue
             try:
                 async with g.lock:
@@ -896,17 +933,41 @@ class GameService:
                     await self._publish(g)
             except Exception:
                 g.log.exception("deadline check failed")
+        try:
+            await self._expire_waiting()
+        except Exception:
+            log.exception("expiring waiting games failed")
         self._checkpoint()
-        # Finished games nobody watches need not stay cached.
+        # Finished games nobody watches need not stay cached (a socket keeps its game: it must see changes).
         for game_id, g in list(self.games.items()):
-            if not g.active and not any(s.connections for s in g.seats.values()) and not g.lock.locked():
+            if not g.active and not g.watched and not g.lock.locked():
                 del self.games[game_id]
 
+    async def _expire_waiting(self) -> None:
+        """Abort the games whose invite was not accepted within ``waiting_ttl_s``: one bulk ``UPDATE`` in the
+        database (such games are mostly not loaded), then the cached ones are brought in line and published."""
+        now = _now()
+        cutoff = datetime.fromtimestamp(now.timestamp() - self.options.waiting_ttl_s, UTC)
+        expired = self.store.expire_waiting(cutoff, now)
+        changed = []
+        for game_id in expired:
+            g = self.games.get(game_id)
+            if g is not None and g.status == "waiting":
+                g.status, g.draw_offer = "aborted", None
+                g.log.info("invite expired: aborted")
+                changed.append(g)
+        if expired:
+            log.info("expired %d waiting games", len(expired))
+        for g in changed:
+            await self._publish(g)
+
     def _checkpoint(self) -> None:
+        """Write the running clocks (and the ``checkpoint_at`` of games with a setup deadline) in one bulk update.
+        Games without a timer have nothing that runs: they are not written."""
         wall, mono = _wall_ms(), time.monotonic()
         rows = []
         for g in self.games.values():
-            if not g.active:
+            if not g.timed:
                 continue
             row: dict[str, Any] = {"id": g.id, "checkpoint_at": wall}
             if g.status == "play" and g.clock is not None and g.clock.running is not None:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy import Engine, and_, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -81,6 +82,32 @@ class Store:
         """Ids of every game not finished (waiting, setup, play)."""
         with self.session() as s:
             return list(s.scalars(select(GameRow.id).where(GameRow.status.in_(ACTIVE))))
+
+    def timed_game_ids(self) -> list[str]:
+        """Ids of the games a timer must watch: in play with a clock, or in setup with a deadline."""
+        with self.session() as s:
+            return list(
+                s.scalars(
+                    select(GameRow.id).where(
+                        or_(
+                            and_(GameRow.status == "play", GameRow.clock_south_ms.is_not(None)),
+                            and_(GameRow.status == "setup", GameRow.setup_deadline.is_not(None)),
+                        )
+                    )
+                )
+            )
+
+    def expire_waiting(self, created_before: datetime, finished_at: datetime) -> list[str]:
+        """Abort every game still ``waiting`` (invite not accepted) created before ``created_before``: one
+        ``UPDATE … RETURNING``. :returns: the ids of the games aborted."""
+        with self.engine.begin() as conn:
+            res = conn.execute(
+                _GAMES.update()
+                .where(_GAMES.c.status == "waiting", _GAMES.c.created_at < created_before)
+                .values(status="aborted", finished_at=finished_at)
+                .returning(_GAMES.c.id)
+            )
+            return [r[0] for r in res]
 
     def claim_seat(self, game_id: str, side: str, browser_hash: str) -> bool:
         """Atomically bind the free seat ``side`` to ``browser_hash`` (``UPDATE … WHERE browser_hash IS NULL``).

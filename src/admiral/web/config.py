@@ -43,6 +43,8 @@ class Settings(BaseSettings):
     claim_grace_ms: int = 60_000
     #: Period of the sweeper: flag checks and clock checkpoints.
     sweep_interval_s: float = 2.0
+    #: A game whose invite nobody accepted within this time is aborted by the sweeper (24 h).
+    waiting_ttl_s: float = 24 * 3600
     #: Allow ``base_ms``/``increment_ms``/``setup_ms`` in ``POST /games`` (tests and benchmarks only).
     test_time_controls: bool = False
     #: Extra origins allowed on the WebSocket besides the page's own host (e.g. a proxy's public URL).
