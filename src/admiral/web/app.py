@@ -42,7 +42,8 @@ log = logging.getLogger("admiral.web")
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A ready FastAPI app for ``settings`` (read from the environment when ``None``).
 
-    At startup it applies the Alembic migrations (``migrate_on_start``), resumes the unfinished games and
+    At startup it applies the Alembic migrations (``migrate_on_start``), resumes the timed games (the others load
+    on first access) and
     starts the sweeper; at shutdown it checkpoints the clocks.
     """
     settings = settings or Settings()
@@ -60,6 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 claim_grace_ms=settings.claim_grace_ms,
                 sweep_interval_s=settings.sweep_interval_s,
                 secret_key=settings.secret_key,
+                waiting_ttl_s=settings.waiting_ttl_s,
             ),
         )
         app.state.service = service
