@@ -6,12 +6,13 @@ bot's own side (plus the bot's memory of earlier views), output a legal action.
   public removal counts alone; otherwise a step towards the enemy.
 - 3 «Капитан-лейтенант»: heuristic evaluation (unit values, a positional plan: approach the enemy
   and its likely bases, keep weapons by their carriers, keep weak units out of contact) with
-  memory of revealed units while they stay on their cells.
+  memory of revealed units while they stay on their cells, and the deductions from movement and
+  setup (a marker that moved is not СМ/ВМБ, a front-row starter is not ВМБ).
 - 4 «Прежний максимальный» (the previous maximum): level 3 plus a two-ply search (its action,
   then the opponent's best attack) over determinizations sampled from its belief.
-- 5 «Адмиральский»: level 4 plus full belief tracking (moved markers are not СМ/ВМБ, front-row
-  starters are not ВМБ, revealed units followed after they close and move), formations assembled
-  before striking, base defence, atomic bomb on a favourable expected exchange, a deliberate setup.
+- 5 «Адмиральский»: level 4 plus full belief tracking (revealed units followed after they close
+  and move, on top of the deductions above), formations assembled before striking, base defence,
+  the atomic bomb on a favourable expected exchange, and a deliberate setup.
 
 ``make_bot(level, seed)`` builds one; ``admiral tournament`` measures them (:mod:`.tournament`).
 """

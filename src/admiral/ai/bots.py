@@ -190,9 +190,9 @@ class Config:
 CONFIGS = {
     2: Config(memory=False, follow=False, infer=False, samples=6, plan=True, search=0, deep=0, admiral=False,
               noise=0.5),
-    3: Config(memory=True, follow=False, infer=False, samples=10, plan=True, search=0, deep=0, admiral=False,
+    3: Config(memory=True, follow=False, infer=True, samples=10, plan=True, search=0, deep=0, admiral=False,
               noise=0.05),
-    4: Config(memory=True, follow=False, infer=False, samples=10, plan=True, search=6, deep=6, admiral=False,
+    4: Config(memory=True, follow=False, infer=True, samples=10, plan=True, search=6, deep=6, admiral=False,
               noise=0.05),
     5: Config(memory=True, follow=True, infer=True, samples=12, plan=True, search=8, deep=8, admiral=True,
               noise=0.05),
