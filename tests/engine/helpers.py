@@ -7,6 +7,7 @@ from admiral.engine import (
     BattleReport,
     GameState,
     IllegalAction,
+    Kind,
     Side,
     apply,
     cell_name,
@@ -68,3 +69,29 @@ def removed(report):
     gone = [short(s) for s in report.removed]
     assert len(gone) == len(set(gone)), "a unit is reported removed twice"
     return sorted(gone)
+
+
+#: The scale of strength as rules §7.1 prints it: (row, composition), written out by hand, not read from the engine.
+SCALE_ROWS = [
+    (21, [Kind.L, Kind.L]),
+    (20, [Kind.KR, Kind.KR, Kind.KR]),
+    (19, [Kind.R, Kind.R, Kind.ES]),
+    (18, [Kind.KR, Kind.KR]),
+    (17, [Kind.KRPL, Kind.PL, Kind.PL]),
+    (16, [Kind.PL, Kind.PL, Kind.PL]),
+    (15, [Kind.L]),
+    (14, [Kind.R, Kind.R]),
+    (13, [Kind.ES, Kind.ES, Kind.ES]),
+    (12, [Kind.R, Kind.ES]),
+    (11, [Kind.ES, Kind.ES]),
+    (10, [Kind.KRPL, Kind.PL]),
+    (9, [Kind.PL, Kind.PL]),
+    (8, [Kind.R]),
+    (7, [Kind.KR]),
+    (6, [Kind.KRPL]),
+    (5, [Kind.ES]),
+    (4, [Kind.PL]),
+    (3, [Kind.TK]),
+    (2, [Kind.ST]),
+    (1, [Kind.TR]),
+]

@@ -24,7 +24,7 @@ from admiral.engine import (
     view,
 )
 
-from .helpers import at, play, position, rejected, removed, report_of, short
+from .helpers import SCALE_ROWS, at, play, position, rejected, removed, report_of, short
 
 K = Kind
 
@@ -265,20 +265,7 @@ class TestDefenderDeclaration:
 # ---------------------------------------------------------------------------------------------
 # §7.1.3 Formations
 
-PAIRS_AND_TRIPLES = [
-    (21, [K.L, K.L]),
-    (20, [K.KR, K.KR, K.KR]),
-    (19, [K.R, K.R, K.ES]),
-    (18, [K.KR, K.KR]),
-    (17, [K.KRPL, K.PL, K.PL]),
-    (16, [K.PL, K.PL, K.PL]),
-    (14, [K.R, K.R]),
-    (13, [K.ES, K.ES, K.ES]),
-    (12, [K.R, K.ES]),
-    (11, [K.ES, K.ES]),
-    (10, [K.KRPL, K.PL]),
-    (9, [K.PL, K.PL]),
-]
+PAIRS_AND_TRIPLES = [(row, comp) for row, comp in SCALE_ROWS if len(comp) > 1]
 
 # Compositions that are not rows of the scale: South's units (the attacker on e8 first) and the declaration.
 NOT_FORMATIONS = [

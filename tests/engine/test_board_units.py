@@ -27,6 +27,8 @@ from admiral.engine import (
 )
 from admiral.engine.board import RING, distance
 
+from .helpers import SCALE_ROWS
+
 K = Kind
 
 
@@ -233,30 +235,6 @@ class TestFleet:
 
 # ---------------------------------------------------------------------------------------------
 # §7.1 The scale of strength: all 21 rows
-
-SCALE_ROWS = [
-    (21, [K.L, K.L]),
-    (20, [K.KR, K.KR, K.KR]),
-    (19, [K.R, K.R, K.ES]),
-    (18, [K.KR, K.KR]),
-    (17, [K.KRPL, K.PL, K.PL]),
-    (16, [K.PL, K.PL, K.PL]),
-    (15, [K.L]),
-    (14, [K.R, K.R]),
-    (13, [K.ES, K.ES, K.ES]),
-    (12, [K.R, K.ES]),
-    (11, [K.ES, K.ES]),
-    (10, [K.KRPL, K.PL]),
-    (9, [K.PL, K.PL]),
-    (8, [K.R]),
-    (7, [K.KR]),
-    (6, [K.KRPL]),
-    (5, [K.ES]),
-    (4, [K.PL]),
-    (3, [K.TK]),
-    (2, [K.ST]),
-    (1, [K.TR]),
-]
 
 
 class TestScale:
