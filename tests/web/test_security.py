@@ -80,3 +80,19 @@ def test_deleting_a_setup_id_beyond_any_integer_is_a_404(browsers) -> None:
     b = browsers()
     r = b.client.delete("/api/setups/99999999999999999999999", headers=b.headers)
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+
+
+def test_a_ready_setup_is_stored_with_canonical_kind_codes(browsers) -> None:
+    # The engine reads 'pl' or 'Л' (Russian) as kinds; the protocol's kinds are the ASCII codes.
+    from .conftest import snapshot, start_game, until
+
+    game_id, south, _north = start_game(browsers)
+    with south.ws(game_id) as ws:
+        snapshot(ws)
+        ws.send_json({"type": "setup.auto", "setup": {}})
+        full = until(ws, lambda m: m["type"] == "setup.state")["draft"]
+        written = {c: (k.lower() if k != "L" else "Л") for c, k in full.items()}
+        ws.send_json({"type": "setup.ready", "setup": written})
+        state = until(ws, lambda m: m["type"] == "setup.state")
+        assert state["ready"] is True
+        assert state["draft"] == full

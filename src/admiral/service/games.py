@@ -584,7 +584,7 @@ class GameService:
                         "invalid_setup", "Расстановка неверна: " + " ".join(p["message"] for p in problems[:3]),
                         {"problems": problems},
                     )  # fmt: skip
-                seat.draft, seat.ready = dict(msg.setup), True
+                seat.draft, seat.ready = self.rules.canonical_setup(dict(msg.setup)), True
             self.store.update_seat(g.id, side, draft=seat.draft, ready=seat.ready)
             started = False
             if seat.ready:

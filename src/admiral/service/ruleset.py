@@ -29,6 +29,7 @@ from admiral.engine import (
     Side,
     auto_arrange,
     cell_name,
+    normalize_setup,
     strongest_declaration,
     validate_setup,
 )
@@ -70,6 +71,9 @@ class Ruleset(Protocol):
 
     def auto_setup(self, side: str, seed: int, partial: dict[str, str]) -> dict[str, str]:
         """A complete setup for ``side`` completing the valid part of ``partial``, from ``seed``."""
+
+    def canonical_setup(self, setup: dict[str, str]) -> dict[str, str]:
+        """A valid setup with canonical cells and kind codes (``"pl"``, ``" Л "`` → ``"PL"``, ``"L"``)."""
 
     def new_game(self, setups: dict[str, dict[str, str]], settings: dict[str, Any]) -> Any:
         """A game from both complete setups. :raises RuleError: for an invalid setup."""
@@ -150,6 +154,10 @@ class AdmiralRuleset:
             if not validate_setup(s, trial, complete=False):
                 kept = trial
         return kept
+
+    def canonical_setup(self, setup: dict[str, str]) -> dict[str, str]:
+        """``setup`` (already validated) in canonical form: notation order, ASCII kind codes."""
+        return {cell_name(c): k.code for c, k in normalize_setup(setup).items()}
 
     def auto_setup(self, side: str, seed: int, partial: dict[str, str]) -> dict[str, str]:
         """A complete setup from ``seed`` keeping the valid part of ``partial`` (rules §3.4, §3.6)."""
