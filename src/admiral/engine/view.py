@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .actions import Action
 from .board import Cell, cell_name
 from .errors import IllegalAction
-from .events import BattleReport, DeclarationRequested, Event, GameOver, Moved, Result
+from .events import BattleReport, Event, Moved, Result
 from .state import GameState, legal_actions
 from .units import Kind, Side
 
@@ -187,8 +187,7 @@ def view(state: GameState, audience: Side | str, log: Sequence[Event] = (), *, s
                 events.append(e)
         elif isinstance(e, Moved) and e.ply >= first:
             events.append(MoveView(e.ply, e.side, e.src, e.dst, e.kind if full or e.side is me else None))
-        elif isinstance(e, DeclarationRequested | GameOver):
-            pass  # public, and already carried by ``pending`` / ``result``
+        # DeclarationRequested and GameOver are public and already carried by ``pending`` / ``result``.
     pending = None
     p = state.pending
     if p is not None:

@@ -113,6 +113,16 @@ def _side(label: str) -> Side:
     return Side.parse(label)
 
 
+def _actor(action: Action, to_act: Side | None) -> str | None:
+    """Who made ``action``: the side named by an end action, nobody for an agreed draw, else the side that was
+    to act (the defender for a declaration)."""
+    if isinstance(action, Resign | FlagFall | Abandon):
+        return action.side.label
+    if isinstance(action, AgreeDraw) or to_act is None:
+        return None
+    return to_act.label
+
+
 _PROBLEM_RU = {
     "bad_cell": "Нет клетки «{cell}».",
     "outside_zone": "{cell} — вне вашей зоны (правила §3.1).",
@@ -196,12 +206,7 @@ class AdmiralRuleset:
             game.apply(parsed)
         except IllegalAction as e:
             raise RuleError(e.code, e.reason) from None
-        if isinstance(parsed, Resign | FlagFall | Abandon):
-            actor: str | None = parsed.side.label
-        elif isinstance(parsed, AgreeDraw):
-            actor = None
-        else:
-            actor = before_act.label if before_act is not None else None
+        actor = _actor(parsed, before_act)
         turn = isinstance(parsed, Move | Attack | Detonate)
         completed = before_move.label if state.to_move is not before_move else None
         return Applied(actor, turn, completed)
@@ -247,13 +252,7 @@ class AdmiralRuleset:
         g = Game(game.record.setups[Side.SOUTH], game.record.setups[Side.NORTH], game.record.settings)
         plies = []
         for action in game.record.actions:
-            act = g.state.to_act
-            if isinstance(action, Resign | FlagFall | Abandon):
-                side = action.side.label
-            elif isinstance(action, AgreeDraw):
-                side = None
-            else:
-                side = None if act is None else act.label
+            side = _actor(action, g.state.to_act)
             ply = g.ply
             events = g.apply(action)
             moves = [[cell_name(e.src), cell_name(e.dst)] for e in events if isinstance(e, Moved)]
