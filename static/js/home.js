@@ -1,8 +1,7 @@
-// Home page: the custom time fields are active only with «своё».
+// Home page: in each new-game form the custom time fields are active only with «своё».
 
-const form = document.getElementById("new-game");
-if (form) {
-  const custom = document.getElementById("custom-time");
+for (const form of document.querySelectorAll("form.new-game")) {
+  const custom = form.querySelector("[data-custom-time]");
   const sync = () => {
     const on = form.elements.time_control.value === "custom";
     custom.hidden = !on;

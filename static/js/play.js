@@ -386,11 +386,13 @@ export class PlayScreen {
     const g = this.game;
     for (const bar of [this.topBar, this.bottomBar]) {
       const p = g.players?.[bar.side] || {};
-      bar.name.textContent = `${SIDE_RU[bar.side]}${bar.side === this.seat ? " (вы)" : ""}`;
+      const bot = p.bot ? ` — ИИ «${p.bot.name}»` : "";
+      bar.name.textContent = `${SIDE_RU[bar.side]}${bar.side === this.seat ? " (вы)" : bot}`;
       const acting = g.status === "play" && this.view?.to_act === bar.side;
       bar.turn.textContent = acting ? (this.view.pending ? "защищается" : "ходит") : "";
       bar.el.classList.toggle("acting", acting);
       if (bar.side === this.seat) bar.conn.textContent = "";
+      else if (p.bot) bar.conn.textContent = `уровень ${p.bot.level}`;
       else if (!p.joined) bar.conn.textContent = "не присоединился";
       else if (p.connected) bar.conn.textContent = "в сети";
       else {
@@ -411,6 +413,7 @@ export class PlayScreen {
     else if (!this.seat) hint = `Ходит ${SIDE_RU[view?.to_act] || ""}. Вы смотрите партию как зритель.`;
     else if (this.busy) hint = "Ход отправлен…";
     else if (view?.pending && view.to_act !== this.seat) hint = "Соперник выбирает, как защищаться…";
+    else if (view?.to_act !== this.seat && g.players?.[view?.to_act]?.bot) hint = "ИИ обдумывает ход…";
     else if (view?.to_act !== this.seat) hint = "Ход соперника";
     else if (this.legal.declarations.length) hint = "Ваш корабль атакован: выберите защиту.";
     else if (sel?.via) hint = `Корабль пойдёт на ${cellRu(sel.via)}. Атакуйте отсюда или нажмите «Завершить ход».`;
@@ -437,7 +440,7 @@ export class PlayScreen {
     const row = h("div", { class: "button-row" });
     const opp = otherSide(this.seat);
     if (g.draw_offer === this.seat) row.append(btn("Ничья предложена", null, "ghost"));
-    else if (g.draw_offer !== opp) row.append(btn("Предложить ничью", () => this.control("draw.offer")));
+    else if (g.draw_offer !== opp && !g.players?.[opp]?.bot) row.append(btn("Предложить ничью", () => this.control("draw.offer")));
     if (g.can_abort) row.append(btn("Прервать партию", () => this.control("abort", "Прервать партию без результата?")));
     row.append(btn("Сдаться", () => this.control("resign", "Сдаться? Партия будет проиграна."), "danger"));
     if (g.can_claim) row.append(btn("Забрать победу", () => this.control("claim", "Соперник давно не на связи. Засчитать победу?"), "primary"));

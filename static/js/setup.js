@@ -116,7 +116,8 @@ export class SetupScreen {
   /** A snapshot during setup: `game` and `setup` ({draft, problems, ready} or null). */
   update(game, setup) {
     const opp = game.players?.[otherSide(this.side)];
-    this.opponentEl.textContent = !opp?.joined ? "ещё не присоединился" : opp.ready ? "готов" : "расставляет";
+    const who = opp?.bot ? `ИИ «${opp.bot.name}» — ` : "";
+    this.opponentEl.textContent = who + (!opp?.joined ? "ещё не присоединился" : opp.ready ? "готов" : "расставляет");
     this.opponentEl.className = `opp-state ${opp?.ready ? "ok" : ""}`;
     this.timerBox.hidden = game.clocks?.setup_ms == null;
     if (setup) this.applyState(setup, (!this.synced && !this.awaitingAuto) || setup.ready);

@@ -11,92 +11,22 @@ from __future__ import annotations
 
 import re
 
-DESKTOP = {"viewport": {"width": 1366, "height": 820}}
-PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
-TIMEOUT_MS = 15_000
-
-
-# --- helpers ---------------------------------------------------------------------------------------
-
-
-def cell(page, name: str):
-    return page.locator(f".board .cell[data-cell='{name}']")
-
-
-def press(page, locator) -> None:
-    """Click on the laptop, tap on the phone."""
-    if page.context._impl_obj._options.get("hasTouch"):
-        locator.tap()
-    else:
-        locator.click()
-
-
-def version(page) -> int:
-    return page.evaluate("window.admiral && window.admiral.game ? window.admiral.game.version : -1")
-
-
-def wait_version(page, v: int) -> None:
-    page.wait_for_function("v => window.admiral.game && window.admiral.game.version >= v", arg=v, timeout=TIMEOUT_MS)
-
-
-def legal(page) -> list[str]:
-    return page.evaluate("window.admiral.view ? window.admiral.view.legal : []")
-
-
-def placed(page) -> int:
-    return page.locator(".setup-board .cell .unit").count()
-
-
-def arsenal_left(page, kind: str) -> int:
-    text = page.locator(f".arsenal-item[data-kind='{kind}'] .a-count").inner_text()
-    return int(text.lstrip("×"))
-
-
-def mouse_drag(page, src, dst) -> None:
-    a, b = src.bounding_box(), dst.bounding_box()
-    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=8)
-    page.mouse.up()
-
-
-def touch_drag(page, src, dst) -> None:
-    """A real touch drag through the DevTools protocol (pointer events of type touch)."""
-    a, b = src.bounding_box(), dst.bounding_box()
-    cdp = page.context.new_cdp_session(page)
-    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
-    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
-    for i in range(1, 9):
-        x, y = x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    cdp.detach()
-    page.wait_for_timeout(400)  # let the browser's gesture detection settle before the next tap
-
-
-def play(page, notation: str) -> None:
-    """Make a move (``c5-c6``) through the UI: the unit, its green dot, and «Завершить ход» when attacks could
-    follow; waits for the next version."""
-    assert notation in legal(page), f"{notation} not legal: {legal(page)}"
-    src, dst = notation.split("-")
-    v = version(page)
-    press(page, cell(page, src))
-    assert "selected" in cell(page, src).get_attribute("class")
-    assert "move" in cell(page, dst).get_attribute("class")
-    press(page, cell(page, dst))
-    if any(a.startswith(f"{notation}x") for a in legal(page)):  # attacks could follow: end the turn
-        press(page, page.get_by_role("button", name="Завершить ход"))
-    try:
-        wait_version(page, v + 1)
-    except Exception as e:
-        raise AssertionError(f"{notation} not applied; toast: {page.locator('#toast').inner_text()!r}") from e
-
-
-def both_at(pages, v: int) -> None:
-    for p in pages:
-        wait_version(p, v)
-
+from .ui import (
+    DESKTOP,
+    PHONE,
+    TIMEOUT_MS,
+    arsenal_left,
+    both_at,
+    cell,
+    legal,
+    mouse_drag,
+    placed,
+    play,
+    press,
+    touch_drag,
+    version,
+    wait_version,
+)
 
 # --- the game --------------------------------------------------------------------------------------
 
@@ -112,7 +42,7 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
 
         # Home: create a game as South, 10+5, 5 minutes to set up.
         south.goto(server_url + "/")
-        south.locator("input[name=side][value=south]").check()
+        south.locator("#new-game input[name=side][value=south]").check()
         south.get_by_role("button", name="Создать партию").click()
         south.wait_for_url(re.compile(r"/g/"))
         link = south.locator("#invite-link").input_value()
@@ -349,9 +279,9 @@ def test_atomic_bomb_then_abort_without_clocks(browser, server_url, shots, page_
         south = page_errors(one.new_page(), "south")
         north = page_errors(two.new_page(), "north")
         south.goto(server_url + "/")
-        south.locator("input[name=time_control][value=none]").check()
-        south.locator("input[name=setup_minutes][value='0']").check()
-        south.locator("input[name=side][value=south]").check()
+        south.locator("#new-game input[name=time_control][value=none]").check()
+        south.locator("#new-game input[name=setup_minutes][value='0']").check()
+        south.locator("#new-game input[name=side][value=south]").check()
         south.get_by_role("button", name="Создать партию").click()
         north.goto(south.locator("#invite-link").input_value())
         north.get_by_role("button", name="Принять приглашение").click()

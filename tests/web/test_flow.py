@@ -26,6 +26,7 @@ def test_full_game_create_join_setup_play_attack_resign(browsers) -> None:
             "increment_ms": 5000,
             "setup_ms": 180_000,
             "side": "south",
+            "ai_level": 0,
         }
 
         invite_page = north.get(invite_url)

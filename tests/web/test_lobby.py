@@ -29,7 +29,9 @@ def test_create_game_json_and_form(browsers) -> None:
     with b.ws(data["game_id"]) as ws:
         snap = snapshot(ws)
         assert snap["game"]["seat"] == "north"
-        assert snap["game"]["settings"] == {"base_ms": 420_000, "increment_ms": 2000, "setup_ms": 0, "side": "north"}
+        assert snap["game"]["settings"] == {
+            "base_ms": 420_000, "increment_ms": 2000, "setup_ms": 0, "side": "north", "ai_level": 0,
+        }  # fmt: skip
         assert snap["game"]["status"] == "waiting"
         assert snap["game"]["clocks"]["south_ms"] == 420_000
     r = b.post("/games", data={"time_control": "none", "setup_minutes": "0", "side": "random"})

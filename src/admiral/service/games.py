@@ -13,12 +13,21 @@ the database with every action and by the sweeper every ``sweep_interval_s`` sec
 Start-up stays light however many games are stored: only games that need a timer (a clock in play, a
 setup deadline) are loaded at start; any other game is loaded on first access (:meth:`GameService.get`).
 Invites nobody accepted expire after ``waiting_ttl_s`` (one bulk ``UPDATE`` by the sweeper).
+
+Games against the AI (rules §12): the bot's seat is held by the pseudo browser ``bot:<level>`` (never a
+real browser's hash, which is 64 hex digits). The bot sets up at once. Whenever the bot's side must act,
+a bot turn runs: under the lock it takes the engine's view of its side (the one view function — it never
+gets the true state), thinks in a worker thread (``bot_workers``), so the event loop and other games stay
+responsive, then commits its action like a player's, under the lock, if the game is still at that ply.
+Its clock runs while it thinks, as a human's does. After a restart a bot's memory is rebuilt by
+showing it its views again along the record (:meth:`Ruleset.bot_catch_up`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import concurrent.futures
 import hashlib
 import hmac
 import logging
@@ -43,6 +52,8 @@ __all__ = ["GameService", "LiveGame", "Seat", "ServiceOptions"]
 log = logging.getLogger("admiral.game")
 
 SIDES = ("south", "north")
+#: Prefix of the pseudo browser hash that marks a seat held by the AI: ``bot:3``.
+BOT_PREFIX = "bot:"
 
 
 def _other(side: str) -> str:
@@ -61,12 +72,20 @@ def _now() -> datetime:
 class ServiceOptions:
     """Tunables of the service. ``claim_grace_ms``: disconnection before a claim is allowed (rules §10.1);
     ``sweep_interval_s``: period of flag checks and clock checkpoints; ``secret_key`` seals invite codes;
-    ``waiting_ttl_s``: a game whose invite was not accepted within this time is aborted."""
+    ``waiting_ttl_s``: a game whose invite was not accepted within this time is aborted.
+
+    Bots: ``bot_workers`` threads think for them; ``bot_delay_ms`` is the least time between the
+    position a bot answers and its answer (so that a player sees their own move land first; the bot's
+    clock runs meanwhile); ``bot_think_s`` the thinking budget per level in seconds (further capped at
+    1/30 of the bot's remaining clock)."""
 
     claim_grace_ms: int = 60_000
     sweep_interval_s: float = 2.0
     secret_key: str = "dev"
     waiting_ttl_s: float = 24 * 3600
+    bot_workers: int = 2
+    bot_delay_ms: int = 500
+    bot_think_s: dict[int, float] = field(default_factory=lambda: {1: 0.05, 2: 0.3, 3: 0.5, 4: 1.0, 5: 1.0})
 
 
 @dataclass
@@ -80,6 +99,12 @@ class Seat:
     auto_declare: bool
     connections: int = 0
     gone_since: float = field(default_factory=time.monotonic)
+
+    @property
+    def bot_level(self) -> int | None:
+        """The AI level holding this seat (rules §12), ``None`` for a person or a free seat."""
+        h = self.browser_hash
+        return int(h[len(BOT_PREFIX) :]) if h is not None and h.startswith(BOT_PREFIX) else None
 
 
 class GameLog(logging.LoggerAdapter):
@@ -99,6 +124,7 @@ class LiveGame:
         self.status = row.status
         self.settings = GameSettings.from_dict(row.settings)
         self.creator_hash = row.creator_hash
+        self.seed = row.seed
         self.invite_sealed = row.invite_sealed
         self.seats = seats
         self.game: Any = None
@@ -120,6 +146,12 @@ class LiveGame:
         #: Open spectator sockets (a seat counts its own in ``Seat.connections``).
         self.spectators = 0
         self.log = GameLog(log, {"game_id": row.id})
+        #: Bots of this game by side (made on first need; their memory lives here), the ply each has
+        #: seen up to, and the task of the bot turn in progress.
+        self.bots: dict[str, Any] = {}
+        self.bot_seen: dict[str, int] = {}
+        self.bot_task: asyncio.Task | None = None
+        self.bot_lock = asyncio.Lock()
 
     @property
     def active(self) -> bool:
@@ -163,6 +195,9 @@ class GameService:
         self.games: dict[str, LiveGame] = {}
         self._tasks: set[asyncio.Task] = set()
         self._sweeper: asyncio.Task | None = None
+        self._bot_pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=max(1, self.options.bot_workers), thread_name_prefix="admiral-bot"
+        )
 
     # -- life cycle ----------------------------------------------------------------------------------
 
@@ -196,6 +231,7 @@ class GameService:
                 g.timer.cancel()
         for task in list(self._tasks):
             task.cancel()
+        self._bot_pool.shutdown(wait=False, cancel_futures=True)
         self._checkpoint()
 
     def _resume_all(self, loaded: list[tuple[LiveGame, GameRow]]) -> None:
@@ -238,6 +274,8 @@ class GameService:
             g = None if got is None else got[0]
             if g is not None and g.timed:  # normally loaded at start; here if that load failed
                 self._schedule(g)
+            elif g is not None:
+                self._drive_bots(g)
         if g is None:
             raise ServiceError("not_found", "Партия не найдена.")
         return g
@@ -264,6 +302,7 @@ class GameService:
         }
         g.game, g.turns = None, {"south": 0, "north": 0}
         g.views_version = -1
+        g.bots, g.bot_seen = {}, {}
         if all(g.seats[s].ready for s in SIDES) and row.started_at is not None:
             g.game = self.rules.new_game({s: g.seats[s].draft for s in SIDES}, self._record_settings(g))
             for a in loaded.actions:
@@ -317,10 +356,12 @@ class GameService:
 
     # -- lobby -------------------------------------------------------------------------------------------
 
-    def create_game(self, browser_hash: str, settings: GameSettings) -> tuple[str, str]:
-        """Create a friend game and seat its creator (``settings.side``, or a random side).
+    def create_game(self, browser_hash: str, settings: GameSettings) -> tuple[str, str | None]:
+        """Create a game and seat its creator (``settings.side``, or a random side). With a friend the game
+        waits for the invite to be accepted; against the AI (``settings.ai_level``) the bot takes the
+        other seat and sets up at once, and the game goes straight to the setup.
 
-        :returns: ``(game_id, invite_code)``.
+        :returns: ``(game_id, invite_code)``; the invite code is ``None`` in a game against the AI.
         """
         side = settings.side if settings.side in SIDES else secrets.choice(SIDES)
         for _ in range(5):
@@ -328,27 +369,47 @@ class GameService:
             if self.store.load_game(game_id) is None:
                 break
         code, invite_hash, sealed = self._new_invite(game_id)
+        ai = settings.ai_level
+        if ai:
+            code, sealed = None, None
+        wall = _wall_ms()
         row = GameRow(
-            id=game_id, invite_hash=invite_hash, invite_sealed=sealed, creator_hash=browser_hash, status="waiting",
-            settings=settings.to_dict(), seed=secrets.randbits(62), ply=0,
+            id=game_id, invite_hash=invite_hash, invite_sealed=sealed, creator_hash=browser_hash,
+            status="setup" if ai else "waiting", settings=settings.to_dict(), seed=secrets.randbits(62), ply=0,
+            checkpoint_at=wall if ai else None,
+            setup_deadline=wall + settings.setup_ms if ai and settings.setup_ms else None,
         )  # fmt: skip
+        holders = {side: browser_hash, _other(side): f"{BOT_PREFIX}{ai}" if ai else None}
         seats = [
             GameSeatRow(
                 game_id=game_id,
                 side=s,
-                browser_hash=browser_hash if s == side else None,
+                browser_hash=holders[s],
                 draft={},
                 ready=False,
                 auto_declare=False,
-                joined_at=_now() if s == side else None,
+                joined_at=_now() if holders[s] else None,
             )
             for s in SIDES
         ]
-        self.store.create_game(row, seats)
         g = LiveGame(row, {s.side: Seat(s.side, s.browser_hash, {}, False, False) for s in seats})
+        self._set_up_bots(g, seats)
+        self.store.create_game(row, seats)
         self.games[game_id] = g
         g.log.info("created side=%s settings=%s", side, settings.to_dict())
+        self._schedule(g)
         return game_id, code
+
+    def _set_up_bots(self, g: LiveGame, seats: list[GameSeatRow]) -> None:
+        """Let the bots of a new game set up (rules §3): their seats' drafts are filled and ready, in the
+        rows about to be written and in ``g``."""
+        for row in seats:
+            level = g.seats[row.side].bot_level
+            if level is None:
+                continue
+            bot = g.bots[row.side] = self.rules.new_bot(level, g.seed ^ SIDES.index(row.side))
+            row.draft, row.ready = self.rules.bot_setup(bot, row.side), True
+            g.seats[row.side].draft, g.seats[row.side].ready = dict(row.draft), True
 
     def game_by_invite(self, code: str) -> LiveGame | None:
         """The game an invite code belongs to, if any."""
@@ -440,7 +501,7 @@ class GameService:
 
     def _disconnected_ms(self, g: LiveGame, side: str, mono: float) -> int:
         seat = g.seats[side]
-        if seat.browser_hash is None or seat.connections > 0:
+        if seat.browser_hash is None or seat.connections > 0 or seat.bot_level is not None:
             return 0
         return int((mono - seat.gone_since) * 1000)
 
@@ -486,7 +547,8 @@ class GameService:
             "players": {
                 s: {
                     "joined": g.seats[s].browser_hash is not None,
-                    "connected": g.seats[s].connections > 0,
+                    "connected": g.seats[s].connections > 0 or g.seats[s].bot_level is not None,
+                    "bot": self._bot_info(g.seats[s].bot_level),
                     "ready": g.seats[s].ready,
                     "disconnected_ms": self._disconnected_ms(g, s, mono),
                     "auto_declare": g.seats[s].auto_declare if s == side else None,
@@ -513,6 +575,9 @@ class GameService:
         elif side is not None and g.status in ("waiting", "setup"):
             setup = self._setup_state(g, side)
         return {"type": "snapshot", "game": game, "view": view, "setup": setup}
+
+    def _bot_info(self, level: int | None) -> dict[str, Any] | None:
+        return None if level is None else {"level": level, "name": self.rules.bot_levels().get(level, "")}
 
     def _setup_state(self, g: LiveGame, side: str) -> dict[str, Any]:
         seat = g.seats[side]
@@ -781,6 +846,9 @@ class GameService:
         """Offer a draw; an offer already made by the opponent is accepted instead."""
         async with g.lock:
             self._check_playing(g)
+            if (level := g.seats[_other(side)].bot_level) is not None:
+                name = self.rules.bot_levels().get(level, "")
+                raise ServiceError("draw_declined", f"ИИ «{name}» отклоняет ничью: партия продолжается.")
             if g.draw_offer == _other(side):
                 self._commit(g, [self.rules.end_action("draw", None)])
             elif g.draw_offer == side:
@@ -861,10 +929,11 @@ class GameService:
                     )
                     for s in SIDES
                 ]
+                new = LiveGame(row, {s.side: Seat(s.side, s.browser_hash, {}, False, s.auto_declare) for s in seats})
+                self._set_up_bots(new, seats)
                 self.store.create_game(row, seats)
                 self.store.update_game(g.id, rematch_id=new_id)
                 g.rematch_id = new_id
-                new = LiveGame(row, {s.side: Seat(s.side, s.browser_hash, {}, False, s.auto_declare) for s in seats})
                 self.games[new_id] = new
                 self._schedule(new)
                 g.log.info("rematch game=%s by side=%s", new_id, side)
@@ -887,6 +956,85 @@ class GameService:
         if delay is not None:
             loop = asyncio.get_running_loop()
             g.timer = loop.call_later(delay + 0.01, lambda: self._spawn(self._on_timer(g)))
+        self._drive_bots(g)
+
+    # -- bots (rules §12) ------------------------------------------------------------------------------
+
+    def _drive_bots(self, g: LiveGame) -> None:
+        """Start a bot turn if a bot must act in ``g`` and none is under way (see the module docstring)."""
+        if g.status != "play" or g.game is None:
+            return
+        side = self.rules.to_act(g.game)
+        if side is None or g.seats[side].bot_level is None:
+            return
+        running = g.bot_task
+        if running is not None and not running.done() and running is not asyncio.current_task():
+            return
+        g.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(g, side), name=f"admiral-bot-{g.id}")
+        self._tasks.add(g.bot_task)
+        g.bot_task.add_done_callback(self._tasks.discard)
+
+    def _bot_deadline(self, g: LiveGame, side: str, level: int) -> float:
+        """Seconds the bot may think: its level's budget, at most 1/30 of its remaining clock."""
+        budget = self.options.bot_think_s.get(level, 1.0)
+        if g.clock is not None:
+            budget = min(budget, max(0.02, g.clock.left(side, time.monotonic()) / 30_000))
+        return budget
+
+    async def _bot_turn(self, g: LiveGame, side: str) -> None:
+        """One bot action: view under the lock → think in a worker thread → commit under the lock if the
+        game is still at the ply the bot saw. A bot that fails or answers illegally resigns (logged)."""
+        try:
+            async with g.bot_lock:
+                await asyncio.sleep(self.options.bot_delay_ms / 1000)
+                level = g.seats[side].bot_level or 1
+                async with g.lock:
+                    if g.status != "play" or self.rules.to_act(g.game) != side:
+                        return
+                    game, ply = g.game, self.rules.ply(g.game)
+                    bot = g.bots.get(side)
+                    fresh = bot is None
+                    if fresh:
+                        bot = g.bots[side] = self.rules.new_bot(level, g.seed ^ SIDES.index(side))
+                    else:
+                        view = self.rules.bot_view(game, side, g.bot_seen.get(side, 0))
+                    deadline = self._bot_deadline(g, side, level)
+                loop = asyncio.get_running_loop()
+                started = time.perf_counter()
+                notation: str | None = None
+                try:
+                    if fresh:  # a restart (or a reload) lost its memory: show it the game so far
+                        await loop.run_in_executor(self._bot_pool, self.rules.bot_catch_up, bot, game, side)
+                        async with g.lock:
+                            if g.status != "play" or self.rules.ply(g.game) != ply:
+                                return
+                            view = self.rules.bot_view(game, side, 0)
+                    notation = await loop.run_in_executor(self._bot_pool, self.rules.bot_act, bot, view, deadline)
+                except Exception:
+                    g.log.exception("bot level=%s failed at ply=%s; it resigns", level, ply)
+                think_ms = (time.perf_counter() - started) * 1000
+                g.bot_seen[side] = ply
+                async with g.lock:
+                    if g.status != "play" or g.game is not game or self.rules.ply(g.game) != ply:
+                        return  # the game moved on meanwhile (resignation, flag, abort): the answer is void
+                    g.log.info("bot level=%s ply=%s think_ms=%.0f action=%s", level, ply, think_ms, notation)
+                    if g.clock is not None and g.clock.left(side, time.monotonic()) <= 0:
+                        self._commit(g, [self.rules.end_action("flag", side)])
+                    elif notation is None:
+                        self._commit(g, [self.rules.end_action("resign", side)])
+                    else:
+                        try:
+                            self._commit(g, [notation])
+                        except ServiceError as e:
+                            if e.code != "illegal_action":
+                                raise
+                            g.log.error("bot level=%s chose an illegal %s at ply=%s; it resigns", level, notation, ply)
+                            self._commit(g, [self.rules.end_action("resign", side)])
+            await self._publish(g)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            g.log.exception("bot turn failed")
 
     async def _on_timer(self, g: LiveGame) -> None:
         changed = False

@@ -5,6 +5,8 @@
 (600000, 5000, 180000, 'north')
 >>> GameSettings.from_form("custom", base_minutes=1, increment_seconds=0).base_ms
 60000
+>>> GameSettings.from_form("5+3", ai_level=5).ai_level
+5
 >>> len(hash_token("x"))
 64
 """
@@ -18,12 +20,16 @@ from typing import Any
 
 from .errors import ServiceError
 
-__all__ = ["TIME_CONTROLS", "GameSettings", "hash_token", "new_browser_token", "new_game_id", "new_invite_code"]
+__all__ = [
+    "AI_LEVELS", "TIME_CONTROLS", "GameSettings", "hash_token", "new_browser_token", "new_game_id", "new_invite_code",
+]  # fmt: skip
 
 #: Named time controls: base minutes, increment seconds (rules §13).
 TIME_CONTROLS = {"5+3": (5, 3), "10+5": (10, 5), "15+10": (15, 10), "30+0": (30, 0)}
 SETUP_MINUTES = (0, 3, 5, 10)
 SIDES = ("random", "south", "north")
+#: AI levels a game may be played against (rules §12); 0 in :attr:`GameSettings.ai_level`: a friend game.
+AI_LEVELS = (1, 2, 3, 4, 5)
 
 
 def hash_token(token: str) -> str:
@@ -48,9 +54,10 @@ def new_invite_code() -> str:
 
 @dataclass(frozen=True)
 class GameSettings:
-    """Settings of a friend game. ``base_ms == 0`` means no time limit; ``setup_ms == 0`` no setup limit.
+    """Settings of a game. ``base_ms == 0`` means no time limit; ``setup_ms == 0`` no setup limit.
 
-    ``side`` is what the creator asked for: ``random``, ``south`` or ``north``.
+    ``side`` is what the creator asked for: ``random``, ``south`` or ``north``. ``ai_level``: 1–5 for a
+    game against the AI of that level (rules §12), 0 for a game with a friend.
     """
 
     base_ms: int = 0
@@ -58,6 +65,7 @@ class GameSettings:
     setup_ms: int = 0
     side: str = "random"
     time_control: str = "none"
+    ai_level: int = 0
 
     @classmethod
     def from_form(
@@ -68,6 +76,7 @@ class GameSettings:
         increment_seconds: int | None = None,
         setup_minutes: int = 0,
         side: str = "random",
+        ai_level: int = 0,
     ) -> GameSettings:
         """Settings from the home page form (docs/protocol.md ``POST /games``).
 
@@ -75,6 +84,8 @@ class GameSettings:
         """
         if side not in SIDES:
             raise ServiceError("bad_settings", "Сторона: «random», «south» или «north».")
+        if ai_level != 0 and ai_level not in AI_LEVELS:
+            raise ServiceError("bad_settings", "Уровень ИИ: от 1 до 5.")
         if setup_minutes not in SETUP_MINUTES:
             raise ServiceError("bad_settings", "Время на расстановку: 0, 3, 5 или 10 минут.")
         if time_control == "none":
@@ -91,7 +102,7 @@ class GameSettings:
             base, inc = base_minutes, increment_seconds
         else:
             raise ServiceError("bad_settings", "Неизвестный контроль времени.")
-        return cls(base * 60_000, inc * 1000, setup_minutes * 60_000, side, time_control)
+        return cls(base * 60_000, inc * 1000, setup_minutes * 60_000, side, time_control, ai_level)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameSettings:

@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from admiral.ai import LEVELS, Bot, make_bot
 from admiral.engine import (
     Abandon,
     Action,
@@ -107,6 +108,28 @@ class Ruleset(Protocol):
 
     def replay(self, game: Any) -> dict[str, Any]:
         """Setups and per-ply deltas of a finished game (docs/protocol.md ``/replay``)."""
+
+    # Bots (rules §12). A bot is an opaque handle; it sees only the views :meth:`bot_view` makes.
+
+    def bot_levels(self) -> dict[int, str]:
+        """The AI levels offered: level → Russian name."""
+
+    def new_bot(self, level: int, seed: int) -> Any:
+        """A bot of ``level`` drawing from ``seed``. :raises ValueError: for an unknown level."""
+
+    def bot_setup(self, bot: Any, side: str) -> dict[str, str]:
+        """The bot's complete setup for ``side`` (call once, before play)."""
+
+    def bot_view(self, game: Any, side: str, since: int) -> Any:
+        """What a player of ``side`` sees now, with the events at plies ≥ ``since``: an immutable value
+        a worker thread may read while the game goes on."""
+
+    def bot_act(self, bot: Any, view: Any, deadline_s: float) -> str:
+        """The bot's action (notation) for ``view``, chosen within about ``deadline_s`` seconds."""
+
+    def bot_catch_up(self, bot: Any, game: Any, side: str) -> int:
+        """Feed a new bot the views its side had at each of its turns so far (after a restart the bot's
+        memory is rebuilt from the record). :returns: the ply the bot has seen up to."""
 
 
 def _side(label: str) -> Side:
@@ -245,6 +268,40 @@ class AdmiralRuleset:
     def record_json(self, game: Game) -> str:
         """``GameRecord.to_json()``."""
         return game.record.to_json()
+
+    # -- bots (rules §12) ----------------------------------------------------------------------
+
+    def bot_levels(self) -> dict[int, str]:
+        """``{1: "Юнга", …, 5: "Адмиральский"}``."""
+        return {n: lv.ru for n, lv in LEVELS.items()}
+
+    def new_bot(self, level: int, seed: int) -> Bot:
+        """:func:`admiral.ai.make_bot`. :raises ValueError: for a level outside 1–5."""
+        return make_bot(level, seed)
+
+    def bot_setup(self, bot: Bot, side: str) -> dict[str, str]:
+        """The bot's own setup in canonical wire form ``{cell: kind code}``."""
+        return {cell_name(c): k.code for c, k in sorted(bot.setup(_side(side)).items())}
+
+    def bot_view(self, game: Game, side: str, since: int) -> Any:
+        """The engine's :class:`~admiral.engine.PlayerView` of ``side`` (the one view function, rules §11)."""
+        return game.view(_side(side), since=since)
+
+    def bot_act(self, bot: Bot, view: Any, deadline_s: float) -> str:
+        """``bot.act(view, deadline_s)`` as notation."""
+        return str(bot.act(view, deadline_s))
+
+    def bot_catch_up(self, bot: Bot, game: Game, side: str) -> int:
+        """Replay the record on a fresh game and show ``bot`` its side's view at each of its turns."""
+        me = _side(side)
+        g = Game(game.record.setups[Side.SOUTH], game.record.setups[Side.NORTH], game.record.settings)
+        seen = 0
+        for action in list(game.record.actions):  # a copy: the game may go on while this runs
+            if g.state.to_act is me:
+                bot.observe(g.view(me, since=seen))
+                seen = g.ply
+            g.apply(action)
+        return seen
 
     def replay(self, game: Game) -> dict[str, Any]:
         """Both setups and, per ply, the action, the side that made it, moves, removals and the report."""

@@ -62,6 +62,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 sweep_interval_s=settings.sweep_interval_s,
                 secret_key=settings.secret_key,
                 waiting_ttl_s=settings.waiting_ttl_s,
+                bot_workers=settings.bot_workers,
+                bot_delay_ms=settings.bot_delay_ms,
             ),
         )
         app.state.service = service

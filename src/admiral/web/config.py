@@ -45,6 +45,10 @@ class Settings(BaseSettings):
     sweep_interval_s: float = 2.0
     #: A game whose invite nobody accepted within this time is aborted by the sweeper (24 h).
     waiting_ttl_s: float = 24 * 3600
+    #: Worker threads the bots think in (games against the AI, rules §12).
+    bot_workers: int = 2
+    #: Least time between the position a bot answers and its answer, ms (its clock runs meanwhile).
+    bot_delay_ms: int = 500
     #: Allow ``base_ms``/``increment_ms``/``setup_ms`` in ``POST /games`` (tests and benchmarks only).
     test_time_controls: bool = False
     #: Extra origins allowed on the WebSocket besides the page's own host (e.g. a proxy's public URL).

@@ -28,7 +28,8 @@ def error_page(request: Request, status: int, message: str) -> HTMLResponse:
 
 
 class GameCreate(BaseModel):
-    """``POST /games`` body (form or JSON). ``base_ms``/``increment_ms``/``setup_ms`` are accepted only with
+    """``POST /games`` body (form or JSON). ``opponent``: ``friend`` or ``ai`` (then ``ai_level`` 1–5).
+    ``base_ms``/``increment_ms``/``setup_ms`` are accepted only with
     the ``TEST_TIME_CONTROLS`` setting (tests, benchmarks)."""
 
     model_config = ConfigDict(extra="ignore")
@@ -38,9 +39,20 @@ class GameCreate(BaseModel):
     increment_seconds: int | None = None
     setup_minutes: int = 0
     side: str = "random"
+    opponent: str = "friend"
+    ai_level: int | None = None
     base_ms: int | None = None
     increment_ms: int | None = None
     setup_ms: int | None = None
+
+
+def _ai_level(body: GameCreate) -> int:
+    """0 for a friend game; the chosen level for ``opponent=ai``. :raises ServiceError: ``bad_settings``."""
+    if body.opponent == "friend":
+        return 0
+    if body.opponent != "ai" or body.ai_level is None or body.ai_level < 1:
+        raise ServiceError("bad_settings", "Соперник: «friend» или «ai» с уровнем от 1 до 5.")
+    return body.ai_level
 
 
 @router.get("/healthz", tags=["api"])
@@ -51,14 +63,14 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> HTMLResponse:
-    """The home page with the «Играть с другом» form."""
-    return render(request, "home.html", {})
+    """The home page: the «Играть с другом» and «Играть против ИИ» forms."""
+    return render(request, "home.html", {"ai_levels": request.app.state.service.rules.bot_levels()})
 
 
 @router.post("/games", response_model=None)
 async def create_game(request: Request, service: ServiceDep, settings: SettingsDep, browser: BrowserHash) -> Response:
-    """Create a friend game and seat the creator: ``303`` to the game page (form) or ``201`` JSON
-    ``{"game_id", "url", "invite_url"}``."""
+    """Create a game (with a friend, or against the AI) and seat the creator: ``303`` to the game page (form)
+    or ``201`` JSON ``{"game_id", "url", "invite_url"}`` (``invite_url`` is ``null`` against the AI)."""
     is_json = request.headers.get("content-type", "").startswith("application/json")
     try:
         raw = await request.json() if is_json else dict(await request.form())
@@ -67,12 +79,13 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
         body = GameCreate.model_validate({k: v for k, v in raw.items() if v != ""})
         game_settings = GameSettings.from_form(
             body.time_control, base_minutes=body.base_minutes, increment_seconds=body.increment_seconds,
-            setup_minutes=body.setup_minutes, side=body.side,
+            setup_minutes=body.setup_minutes, side=body.side, ai_level=_ai_level(body),
         )  # fmt: skip
         if settings.test_time_controls and any(v is not None for v in (body.base_ms, body.increment_ms, body.setup_ms)):
             game_settings = GameSettings(
-                body.base_ms or 0, body.increment_ms or 0, body.setup_ms or 0, game_settings.side, "custom"
-            )
+                body.base_ms or 0, body.increment_ms or 0, body.setup_ms or 0, game_settings.side, "custom",
+                game_settings.ai_level,
+            )  # fmt: skip
     except ServiceError as e:
         if is_json:
             return api_error(400, e.code, e.message)
@@ -83,7 +96,8 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
         return error_page(request, 400, "Неверные настройки партии.")
     game_id, code = service.create_game(browser, game_settings)
     if is_json:
-        return JSONResponse({"game_id": game_id, "url": f"/g/{game_id}", "invite_url": f"/j/{code}"}, status_code=201)
+        invite_url = None if code is None else f"/j/{code}"
+        return JSONResponse({"game_id": game_id, "url": f"/g/{game_id}", "invite_url": invite_url}, status_code=201)
     return RedirectResponse(f"/g/{game_id}", status_code=303)
 
 

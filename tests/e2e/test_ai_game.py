@@ -1,0 +1,75 @@
+"""A game against the AI in a real browser (issue 4, rules §12).
+
+A laptop picks «Играть против ИИ», level 1 «Юнга», South, no clock; auto-arranges, gets ready, and plays a
+few turns through the UI; after each of its moves the bot's answer arrives by itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .ui import DESKTOP, TIMEOUT_MS, cell, legal, play, version, wait_version
+
+
+def forward_move(page, used: set[str]) -> str:
+    """A plain forward step of a unit that has not moved yet (keeps clear of the enemy for a few turns)."""
+    moves = [a for a in legal(page) if "x" not in a and "-" in a]
+    for a in moves:
+        src, dst = a.split("-")
+        if src not in used and int(dst[1:]) == int(src[1:]) + 1:
+            return a
+    return moves[0]
+
+
+def test_play_against_level_1(browser, server_url, shots, page_errors):
+    ctx = browser.new_context(**DESKTOP)
+    try:
+        page = page_errors(ctx.new_page(), "human")
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(server_url + "/")
+        form = page.locator("#new-ai-game")
+        assert form.get_by_text("Адмиральский").is_visible()
+        form.locator("input[name=ai_level][value='1']").check()
+        form.locator("input[name=time_control][value=none]").check()
+        form.locator("input[name=setup_minutes][value='0']").check()
+        form.locator("input[name=side][value=south]").check()
+        page.screenshot(path=shots / "30-home-ai.png", full_page=True)
+        form.get_by_role("button", name="Начать партию").click()
+        page.wait_for_url(re.compile(r"/g/"))
+
+        # Straight to the setup: no invite, the bot is already ready.
+        page.wait_for_selector(".arsenal-item")
+        assert page.locator("#invite").is_hidden()
+        page.locator(".opp-state", has_text="ИИ «Юнга» — готов").wait_for()
+        page.get_by_role("button", name="Авторасстановка").click()
+        page.wait_for_function("document.querySelectorAll('.setup-board .cell .unit').length === 58")
+        page.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
+        page.get_by_role("button", name="Готов").click()
+        page.wait_for_selector(".play-board")
+        wait_version(page, 0)
+        page.get_by_text("Всегда объявлять сильнейший строй").click()  # the bot may strike first
+        page.locator(".player-bar", has_text="ИИ «Юнга»").wait_for()
+
+        used: set[str] = set()
+        for turn in range(4):
+            page.wait_for_function("window.admiral.view && window.admiral.view.to_act === 'south'")
+            v = version(page)
+            move = forward_move(page, used)
+            used.add(move.split("-")[1])
+            play(page, move)
+            # the bot answers by itself (after at least its half-second pause)
+            page.wait_for_function(
+                "v => window.admiral.game.version > v && window.admiral.view.to_act === 'south'"
+                " || window.admiral.game.status !== 'play'",
+                arg=v + 1,
+            )
+            assert page.evaluate("window.admiral.game.status") == "play", f"turn {turn}"
+            if turn == 1:
+                page.screenshot(path=shots / "31-ai-game.png")
+        assert version(page) >= 8
+        # the bot's last move is marked on the board
+        assert page.locator(".board .cell.last-to").count() >= 1
+        assert cell(page, "a1").count() == 1
+        assert page_errors.errors == []
+    finally:
+        ctx.close()

@@ -1,0 +1,268 @@
+"""Games against the AI over the real app (issue 4, rules §12): create, the bot's setup, its turns in a
+worker thread, declarations, restarts, stale answers, flag, draw offers, rematch."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from admiral.engine import PlayerView
+from admiral.web import Settings
+
+from .conftest import Browser, error, pick_action, running, snapshot, until
+
+
+@pytest.fixture
+def settings(db_url: str) -> Settings:
+    """As the shared settings, with bots answering at once (no human-feeling pause) and no message-rate
+    cap (a scripted player answering an instant bot sends far more than a person's 20 messages a second)."""
+    return Settings(
+        _env_file=None, database_url=db_url, claim_grace_ms=200, sweep_interval_s=0.2, test_time_controls=True,
+        bot_delay_ms=0, ws_max_rate=1000,
+    )  # fmt: skip
+
+
+def ai_game(b: Browser, level: int = 1, side: str = "south", **extra: Any) -> str:
+    """Create a game against the AI of ``level``; returns its id."""
+    r = b.post("/games", json={"opponent": "ai", "ai_level": level, "side": side, **extra})
+    assert r.status_code == 201, r.text
+    data = r.json()
+    assert data["invite_url"] is None and data["url"] == f"/g/{data['game_id']}"
+    return data["game_id"]
+
+
+def ready(ws: Any) -> dict:
+    """Auto-arrange and ready the human's fleet; returns the first snapshot in play."""
+    ws.send_json({"type": "setup.auto", "setup": {}})
+    state = until(ws, lambda m: m["type"] == "setup.state")
+    ws.send_json({"type": "setup.ready", "setup": state["draft"]})
+    return snapshot(ws, status="play")
+
+
+def my_turn(ws: Any, side: str) -> dict:
+    """The next snapshot where ``side`` must act, or the game is no longer in play."""
+    return until(
+        ws,
+        lambda m: m["type"] == "snapshot" and (m["game"]["status"] != "play" or m["view"]["to_act"] == side),
+        limit=400,
+    )
+
+
+def test_create_ai_game_bot_is_seated_and_ready(browsers) -> None:
+    b = browsers()
+    game_id = ai_game(b, level=5, side="south")
+    with b.ws(game_id) as ws:
+        snap = snapshot(ws)
+    game = snap["game"]
+    assert game["status"] == "setup" and game["seat"] == "south" and game["invite_url"] is None
+    assert game["settings"]["ai_level"] == 5
+    bot = game["players"]["north"]
+    assert bot["bot"] == {"level": 5, "name": "Адмиральский"}
+    assert bot["joined"] and bot["ready"] and bot["connected"] and bot["disconnected_ms"] == 0
+    assert game["players"]["south"]["bot"] is None and not game["players"]["south"]["ready"]
+    assert snap["setup"]["draft"] == {} and snap["view"] is None  # the bot's setup stays hidden
+    page = b.get(f"/g/{game_id}")
+    assert page.status_code == 200 and "/j/" not in page.text
+
+
+def test_home_page_offers_every_level(browsers) -> None:
+    page = browsers().get("/")
+    assert page.status_code == 200
+    assert "Играть против ИИ" in page.text and 'name="opponent" value="ai"' in page.text
+    for level, name in enumerate(("Юнга", "Мичман", "Капитан-лейтенант", "Прежний максимальный", "Адмиральский"), 1):
+        assert f'name="ai_level" value="{level}"' in page.text and name in page.text
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"opponent": "ai"},
+        {"opponent": "ai", "ai_level": 0},
+        {"opponent": "ai", "ai_level": 6},
+        {"opponent": "ai", "ai_level": -1},
+        {"opponent": "ai", "ai_level": "five"},
+        {"opponent": "robot", "ai_level": 3},
+    ],
+)
+def test_bad_ai_settings_are_refused(browsers, body: dict) -> None:
+    b = browsers()
+    r = b.post("/games", json=body)
+    assert r.status_code == 400 and r.json()["error"]["code"] in ("bad_settings", "bad_request")
+    r = b.post("/games", data={k: str(v) for k, v in body.items()})
+    assert r.status_code == 400
+
+
+def test_form_creates_an_ai_game(browsers) -> None:
+    b = browsers()
+    r = b.post("/games", data={"opponent": "ai", "ai_level": "3", "time_control": "5+3", "setup_minutes": "0",
+                               "side": "north"})  # fmt: skip
+    assert r.status_code == 303
+    game_id = r.headers["location"].removeprefix("/g/")
+    with b.ws(game_id) as ws:
+        game = snapshot(ws)["game"]
+    assert game["seat"] == "north" and game["players"]["south"]["bot"]["level"] == 3
+    assert game["settings"]["base_ms"] == 300_000
+
+
+@pytest.mark.parametrize("level", [1, 5])
+def test_human_plays_a_game_against_the_bot(browsers, level: int) -> None:
+    """The human (South) plays the scripted fast-contact player; the bot answers every turn, declares when
+    attacked, and the game stays consistent: every bot ply legal, versions strictly increasing."""
+    b = browsers()
+    game_id = ai_game(b, level=level, side="south")
+    with b.ws(game_id) as ws:
+        snap = ready(ws)
+        bot_plies = 0
+        battles = 0
+        for _ in range(40):
+            if snap["game"]["status"] != "play":
+                break
+            assert snap["view"]["to_act"] == "south"
+            version = snap["game"]["version"]
+            action = pick_action(snap["view"]["legal"], "south")
+            ws.send_json({"type": "action", "ply": version, "action": action})
+            snap = my_turn(ws, "south")
+            assert snap["game"]["version"] > version
+            bot_plies += snap["game"]["version"] - version - 1
+            battles = len(snap["view"]["reports"])
+        assert bot_plies >= 20
+        assert battles >= 1  # the scripted player makes contact: the bot fought (declared or attacked)
+
+
+def test_bot_moves_first_as_south(browsers) -> None:
+    b = browsers()
+    game_id = ai_game(b, level=2, side="north")
+    with b.ws(game_id) as ws:
+        snapshot(ws)
+        ready(ws)
+        snap = my_turn(ws, "north")
+    assert snap["game"]["version"] == 1 and snap["view"]["to_act"] == "north"
+    assert snap["view"]["events"] or snap["view"]["ply"] == 1
+
+
+def test_draw_offer_to_the_bot_is_declined(browsers) -> None:
+    b = browsers()
+    game_id = ai_game(b)
+    with b.ws(game_id) as ws:
+        snap = ready(ws)
+        ws.send_json({"type": "draw.offer"})
+        e = error(ws)
+        assert e["code"] == "draw_declined" and "Юнга" in e["message"]
+        ws.send_json({"type": "ping"})
+        until(ws, lambda m: m["type"] == "pong")
+    again = b.client.app.state.service.get(game_id)
+    assert again.draw_offer is None and again.status == "play" and snap["game"]["draw_offer"] is None
+
+
+def test_bot_answer_is_void_when_the_human_resigned_meanwhile(browsers, client) -> None:
+    service = client.app.state.service
+    b = browsers()
+    game_id = ai_game(b)
+    with b.ws(game_id) as ws:
+        snap = ready(ws)
+        service.options.bot_delay_ms = 400  # the bot is still "thinking" when the resignation lands
+        ws.send_json({"type": "action", "ply": 0, "action": pick_action(snap["view"]["legal"], "south")})
+        snapshot(ws, version=1)
+        ws.send_json({"type": "resign"})
+        over = snapshot(ws, status="over")
+    assert over["game"]["result"] == {"winner": "north", "reason": "resignation"}
+    time.sleep(0.6)
+    g = service.get(game_id)
+    assert g.status == "over" and service.rules.ply(g.game) == 2  # the move and the resignation, nothing after
+
+
+def test_bot_memory_is_rebuilt_after_a_restart(settings: Settings) -> None:
+    """Stop the server while the bot has yet to answer; a new server on the same database loads the game,
+    rebuilds the bot's memory from the record and the bot answers."""
+    with running(settings) as client:
+        b = Browser(client)
+        game_id = ai_game(b, level=4)
+        with b.ws(game_id) as ws:
+            snap = ready(ws)
+            for _ in range(6):
+                ws.send_json({"type": "action", "ply": snap["game"]["version"],
+                              "action": pick_action(snap["view"]["legal"], "south")})  # fmt: skip
+                snap = my_turn(ws, "south")
+            client.app.state.service.options.bot_delay_ms = 60_000
+            version = snap["game"]["version"]
+            ws.send_json({"type": "action", "ply": version, "action": pick_action(snap["view"]["legal"], "south")})
+            snapshot(ws, version=version + 1)
+        token = b.token
+    with running(settings) as client:
+        b = Browser(client, token)
+        with b.ws(game_id) as ws:
+            first = snapshot(ws)
+            snap = first if first["view"]["to_act"] == "south" else my_turn(ws, "south")
+        assert snap["game"]["status"] == "play" and snap["game"]["version"] > version + 1
+        g = client.app.state.service.get(game_id)
+        assert g.bot_seen["north"] == version + 1 and "north" in g.bots
+
+
+def test_bot_flag_falls_like_a_humans(browsers, client) -> None:
+    """The bot's clock runs while it thinks: with 0.3 s on its clock and a 2 s pause it loses on time."""
+    client.app.state.service.options.bot_delay_ms = 2000
+    b = browsers()
+    game_id = ai_game(b, side="north", base_ms=300, increment_ms=0, setup_ms=0)
+    with b.ws(game_id) as ws:
+        snapshot(ws)
+        ready(ws)
+        over = snapshot(ws, status="over")
+    assert over["game"]["result"] == {"winner": "north", "reason": "flag"}
+    assert over["game"]["version"] == 1
+
+
+def test_rematch_against_the_bot_swaps_sides(browsers) -> None:
+    b = browsers()
+    game_id = ai_game(b, level=2, side="south")
+    with b.ws(game_id) as ws:
+        ready(ws)
+        ws.send_json({"type": "resign"})
+        snapshot(ws, status="over")
+        ws.send_json({"type": "rematch"})
+        url = until(ws, lambda m: m["type"] == "rematch")["url"]
+    with b.ws(url.removeprefix("/g/")) as ws:
+        game = snapshot(ws)["game"]
+    assert game["seat"] == "north" and game["status"] == "setup"
+    assert game["players"]["south"]["bot"] == {"level": 2, "name": "Мичман"} and game["players"]["south"]["ready"]
+
+
+def test_the_runner_gives_the_bot_only_its_sides_view(browsers, client, monkeypatch) -> None:
+    """Rules §11/§12: what reaches a bot is the engine's PlayerView of the bot's own side, nothing else."""
+    service = client.app.state.service
+    seen: list[tuple[type, str]] = []
+    real = service.rules.bot_act
+
+    def spy(bot: Any, view: Any, deadline_s: float) -> str:
+        seen.append((type(view), view.audience))
+        assert 0 < deadline_s <= 1.0
+        return real(bot, view, deadline_s)
+
+    monkeypatch.setattr(service.rules, "bot_act", spy)
+    b = browsers()
+    game_id = ai_game(b, level=3)
+    with b.ws(game_id) as ws:
+        snap = ready(ws)
+        for _ in range(5):
+            ws.send_json({"type": "action", "ply": snap["game"]["version"],
+                          "action": pick_action(snap["view"]["legal"], "south")})  # fmt: skip
+            snap = my_turn(ws, "south")
+    assert len(seen) >= 5 and set(seen) == {(PlayerView, "north")}
+
+
+def test_a_failing_bot_resigns_and_the_server_goes_on(browsers, client, monkeypatch) -> None:
+    service = client.app.state.service
+
+    def broken(bot: Any, view: Any, deadline_s: float) -> str:
+        raise RuntimeError("bot crashed")
+
+    monkeypatch.setattr(service.rules, "bot_act", broken)
+    b = browsers()
+    game_id = ai_game(b)
+    with b.ws(game_id) as ws:
+        snap = ready(ws)
+        ws.send_json({"type": "action", "ply": 0, "action": pick_action(snap["view"]["legal"], "south")})
+        over = snapshot(ws, status="over")
+    assert over["game"]["result"] == {"winner": "south", "reason": "resignation"}
+    assert b.get("/").status_code == 200
