@@ -1,0 +1,67 @@
+"""Points for a finished game (PROGRESSION.md §2).
+
+    points = round( (preserved + sunk_kt + bases_bonus + win_bonus) × opponent_factor )
+
+The sum is computed exactly in tenths: ``sunk_kt`` keeps one decimal place (tonnes rounded half up to
+hundreds of tonnes), and the final rounding is half up (``x.5`` → up), never banker's rounding.
+
+>>> opponent_factor(None), opponent_factor(3)
+(1.0, 0.6)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .stats import GameStats, Outcome
+
+__all__ = ["AI_FACTORS", "BASES_BONUS", "WIN_BONUS", "opponent_factor", "points"]
+
+#: Bonus for both own bases surviving (PROGRESSION.md §2 [decision]).
+BASES_BONUS = 50
+#: Bonus by outcome (PROGRESSION.md §2 [addition]); a resignation gives 0 points altogether.
+WIN_BONUS = {Outcome.WIN: 100, Outcome.DRAW: 30, Outcome.LOSS: 0, Outcome.RESIGNED: 0}
+#: Opponent factor of AI levels 1…5 (PROGRESSION.md §2 [addition]); another human is 1.0.
+AI_FACTORS = {1: 0.2, 2: 0.4, 3: 0.6, 4: 0.8, 5: 1.0}
+
+
+def opponent_factor(ai_level: int | None) -> float:
+    """The opponent factor (PROGRESSION.md §2): ``None`` (a human opponent) → 1.0; AI level 1…5 → 0.2…1.0.
+
+    :raises ValueError: for any other level.
+    """
+    if ai_level is None:
+        return 1.0
+    if isinstance(ai_level, bool) or ai_level not in AI_FACTORS:
+        raise ValueError(f"AI level must be 1…5 or None, not {ai_level!r}")
+    return AI_FACTORS[ai_level]
+
+
+def points(stats: GameStats, opponent_factor: float) -> int:
+    """Points one commander earns for a game (PROGRESSION.md §2): a non-negative integer.
+
+    0 for a resignation and for an aborted game (``stats.counts`` false). ``opponent_factor`` is
+    :func:`opponent_factor`'s value (0 < factor ≤ 1, exact to two decimals).
+
+    >>> from admiral.engine import Reason, Side
+    >>> s = GameStats(Side.SOUTH, Outcome.WIN, Reason.BASES, 40, True, 120, 57_050, True, 20, 2,
+    ...               3, 1, 1, 0, 0, 0, 0, 1)
+    >>> points(s, 1.0)   # 120 + 57.1 + 50 + 100 = 327.1
+    327
+    >>> points(s, 0.2)   # 327.1 × 0.2 = 65.42
+    65
+
+    :raises ValueError: for a factor outside (0, 1].
+    """
+    if not 0 < opponent_factor <= 1:
+        raise ValueError(f"the opponent factor must be in (0, 1], not {opponent_factor!r}")
+    if not stats.counts or stats.outcome is Outcome.RESIGNED:
+        return 0
+    tenths = (
+        10 * stats.preserved
+        + (stats.sunk_tonnes + 50) // 100
+        + 10 * (BASES_BONUS if stats.bases_intact else 0)
+        + 10 * WIN_BONUS[stats.outcome]
+    )
+    value = Fraction(tenths, 10) * Fraction(opponent_factor).limit_denominator(100)
+    return int(value + Fraction(1, 2))  # half up; value ≥ 0
