@@ -17,7 +17,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from admiral.web import Settings, create_app
-from admiral.web.deps import COOKIE
+from admiral.web.deps import COOKIE, csrf_token
 
 
 @pytest.fixture
@@ -63,8 +63,16 @@ class Browser:
         headers = {**self.headers, **kw.pop("headers", {})}
         return self.client.get(url, headers=headers, follow_redirects=False, **kw)
 
-    def post(self, url: str, **kw: Any):
+    @property
+    def csrf(self) -> str:
+        """This browser's anti-CSRF token, as the pages put it in every form."""
+        return csrf_token(self.client.app.state.settings.secret_key, self.token)
+
+    def post(self, url: str, *, csrf: bool = True, **kw: Any):
+        """POST; a form (anything but ``json=``) carries this browser's ``csrf_token`` unless ``csrf=False``."""
         headers = {**self.headers, **kw.pop("headers", {})}
+        if csrf and "json" not in kw and "content" not in kw:
+            kw["data"] = {"csrf_token": self.csrf, **kw.get("data", {})}
         return self.client.post(url, headers=headers, follow_redirects=False, **kw)
 
     def create(self, **body: Any) -> tuple[str, str]:

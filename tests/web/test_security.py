@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from admiral.web.deps import COOKIE
 
-from .conftest import error, live_game, observe
+from .conftest import error, live_game, observe, snapshot
 
 
 def _games(client) -> int:
@@ -58,8 +60,26 @@ def test_a_page_load_issues_the_cookie_and_same_site_posts_work(client) -> None:
     assert r.status_code == 200 and f"{COOKIE}=" in r.headers["set-cookie"]
     assert "httponly" in r.headers["set-cookie"].lower() and "samesite=lax" in r.headers["set-cookie"].lower()
     host = "http://testserver"
-    r = client.post("/games", data={"time_control": "none"}, headers={"origin": host}, follow_redirects=False)
+    token = re.search(r'name="csrf_token" value="([0-9a-f]{40})"', r.text).group(1)
+    r = client.post("/games", data={"time_control": "none", "csrf_token": token}, headers={"origin": host},
+                    follow_redirects=False)  # fmt: skip
     assert r.status_code == 303 and r.headers["location"].startswith("/g/")
+
+
+@pytest.mark.parametrize("token", [None, "", "0" * 40, "forged"])
+def test_a_form_without_this_browsers_csrf_token_is_refused(browsers, token) -> None:
+    """Issue 5: every state-changing form carries the browser's anti-CSRF token; without it nothing changes."""
+    b, other = browsers(), browsers()
+    data = {"time_control": "none"} if token is None else {"time_control": "none", "csrf_token": token}
+    r = b.post("/games", data=data, csrf=False)
+    assert r.status_code == 403 and "Форма устарела" in r.text
+    r = b.post("/games", data={**data, "csrf_token": other.csrf}, csrf=False)  # another browser's token
+    assert r.status_code == 403
+    game_id, invite = other.create()
+    r = b.post(f"/j/{invite}", csrf=False)
+    assert r.status_code == 403
+    with other.ws(game_id) as ws:
+        assert snapshot(ws)["game"]["status"] == "waiting"
 
 
 @pytest.mark.parametrize("payload", ['{"type": ["action"]}', '{"type": {"a": 1}}', '{"type": 7}'])

@@ -45,6 +45,7 @@ from .clock import GameClock
 from .errors import ServiceError, engine_message
 from .lobby import GameSettings, hash_token, new_game_id
 from .messages import ActionMsg, ClientMessage, PrefsMsg, SetupAutoMsg, SetupReadyMsg, SetupUpdateMsg
+from .progress import ProgressService
 from .ruleset import RuleError, Ruleset
 
 __all__ = ["GameService", "LiveGame", "Seat", "ServiceOptions"]
@@ -148,6 +149,8 @@ class LiveGame:
         self.log = GameLog(log, {"game_id": row.id})
         #: Bots of this game by side (made on first need; their memory lives here), the ply each has
         #: seen up to, and the task of the bot turn in progress.
+        #: What each side's commander got from the finished game (PROGRESSION.md §2–§5): side → changes.
+        self.credited: dict[str, dict[str, Any]] = {}
         self.bots: dict[str, Any] = {}
         self.bot_seen: dict[str, int] = {}
         self.bot_task: asyncio.Task | None = None
@@ -187,8 +190,12 @@ class GameService:
     Call :meth:`start` inside the running event loop before use and :meth:`stop` at shutdown.
     """
 
-    def __init__(self, store: Store, bus: EventBus, ruleset: Ruleset, options: ServiceOptions | None = None) -> None:
+    def __init__(
+        self, store: Store, bus: EventBus, ruleset: Ruleset, options: ServiceOptions | None = None,
+        progress: ProgressService | None = None,
+    ) -> None:
         self.store = store
+        self.progress = progress
         self.bus = bus
         self.rules = ruleset
         self.options = options or ServiceOptions()
@@ -312,6 +319,10 @@ class GameService:
             result = self.rules.result(g.game)
             if result is not None:
                 g.result = result
+                if self.progress is not None:
+                    g.credited = self.progress.results(g.id)
+                    if len(g.credited) < sum(1 for s in g.seats.values() if s.bot_level is None):
+                        self._credit(g)  # a crash between the end and the credit: finish the job
         if g.settings.base_ms and g.game is not None:
             g.clock = GameClock({"south": row.clock_south_ms or 0, "north": row.clock_north_ms or 0})
             g.clock.start(row.clock_running, time.monotonic(), row.clock_started_at or _wall_ms())
@@ -473,6 +484,16 @@ class GameService:
         code = self.invite_code(g)
         return None if code is None else f"/j/{code}"
 
+    def rekey(self, old: str, new: str) -> None:
+        """A guest registered: its seats and games, moved to the identity ``new`` in the database, follow in
+        the cache too (open sockets keep their seat; the next connection finds it under ``new``)."""
+        for g in self.games.values():
+            if g.creator_hash == old:
+                g.creator_hash = new
+            for seat in g.seats.values():
+                if seat.browser_hash == old:
+                    seat.browser_hash = new
+
     # -- presence ----------------------------------------------------------------------------------------
 
     async def connect(self, g: LiveGame, side: str | None) -> None:
@@ -561,6 +582,7 @@ class GameService:
             "can_claim": self.can_claim(g, side, mono),
             "result": g.result,
             "rematch_url": None if g.rematch_id is None else f"/g/{g.rematch_id}",
+            "credit": g.credited.get(side) if side is not None else None,
         }
         view = None
         setup = None
@@ -799,7 +821,22 @@ class GameService:
             raise ServiceError("unavailable", "Ход не удалось сохранить. Попробуйте ещё раз.") from None
         for ply, notation, actor in rows:
             g.log.info("ply=%s side=%s action=%s", ply, actor, notation)
+        if result is not None:
+            self._credit(g)
         self._schedule(g)
+
+    def _credit(self, g: LiveGame) -> None:
+        """Credit the finished game to its human commanders, exactly once (a failure is logged: the game's
+        end stands, and crediting is retried when the game is next loaded)."""
+        if self.progress is None or g.game is None:
+            return
+        try:
+            holders = {s: g.seats[s].browser_hash for s in SIDES}
+            levels = {s: g.seats[s].bot_level for s in SIDES}
+            self.progress.credit(g.id, self.rules.game_stats(g.game), holders, levels)
+            g.credited = self.progress.results(g.id)
+        except Exception:
+            g.log.exception("crediting the game failed")
 
     def _apply_one(self, g: LiveGame, notation: str, rows: list) -> None:
         applied = self.rules.apply(g.game, notation)

@@ -35,6 +35,7 @@ from admiral.engine import (
     validate_setup,
 )
 from admiral.engine.setup import SetupProblem
+from admiral.progression import game_stats
 
 __all__ = ["AdmiralRuleset", "Applied", "RuleError", "Ruleset"]
 
@@ -108,6 +109,9 @@ class Ruleset(Protocol):
 
     def replay(self, game: Any) -> dict[str, Any]:
         """Setups and per-ply deltas of a finished game (docs/protocol.md ``/replay``)."""
+
+    def game_stats(self, game: Any) -> dict[str, Any]:
+        """Per side, the statistics of a finished game that progression credits (opaque to the service)."""
 
     # Bots (rules §12). A bot is an opaque handle; it sees only the views :meth:`bot_view` makes.
 
@@ -268,6 +272,10 @@ class AdmiralRuleset:
     def record_json(self, game: Game) -> str:
         """``GameRecord.to_json()``."""
         return game.record.to_json()
+
+    def game_stats(self, game: Game) -> dict[str, Any]:
+        """Each side's :class:`admiral.progression.GameStats` of a finished game (PROGRESSION.md §2–§5)."""
+        return {side.label: stats for side, stats in game_stats(game.record).items()}
 
     # -- bots (rules §12) ----------------------------------------------------------------------
 

@@ -3,10 +3,12 @@
 Schema changes go through Alembic only (``migrations/`` beside ``pyproject.toml``).
 """
 
+from .accounts import AccountStore, Taken
 from .db import make_engine, upgrade_database
 from .models import Base, GameActionRow, GameRow, GameSeatRow, SavedSetupRow
 from .repo import Store
 
 __all__ = [
-    "Base", "GameActionRow", "GameRow", "GameSeatRow", "SavedSetupRow", "Store", "make_engine", "upgrade_database",
+    "AccountStore", "Base", "GameActionRow", "GameRow", "GameSeatRow", "SavedSetupRow", "Store", "Taken", "make_engine",
+    "upgrade_database",
 ]  # fmt: skip

@@ -9,10 +9,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "GameActionRow", "GameRow", "GameSeatRow", "SavedSetupRow", "utcnow"]
+__all__ = [
+    "Base", "CommanderRow", "FeedbackRow", "GameActionRow", "GameResultRow", "GameRow", "GameSeatRow",
+    "PasswordResetRow", "SavedSetupRow", "SessionRow", "utcnow",
+]  # fmt: skip
 
 
 def utcnow() -> datetime:
@@ -99,4 +102,76 @@ class SavedSetupRow(Base):
     browser_hash: Mapped[str] = mapped_column(String(64), index=True)
     name: Mapped[str] = mapped_column(String(40))
     setup: Mapped[dict[str, str]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class CommanderRow(Base):
+    """A commander (PROGRESSION.md §1): a guest (``email`` ``None``) or a registered one.
+
+    ``key`` is the identity the games and saved setups are bound to (``game_seats.browser_hash``,
+    ``saved_setups.browser_hash``): a guest's is the hash of its browser token; registering gives the
+    commander a fresh random key and moves everything of the guest's to it. ``nickname_key``: the
+    normalised nickname, case-folded (unique). ``career``: progression totals (``admiral.progression``).
+    """
+
+    __tablename__ = "commanders"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    email: Mapped[str | None] = mapped_column(String(254), unique=True, index=True)
+    nickname: Mapped[str | None] = mapped_column(String(24))
+    nickname_key: Mapped[str | None] = mapped_column(String(96), unique=True, index=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    points: Mapped[int] = mapped_column(Integer, default=0, index=True)
+    career: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    registered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class SessionRow(Base):
+    """A login session: ``id_hash`` is ``sha256`` of the session cookie; deleted at logout."""
+
+    __tablename__ = "sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    commander_id: Mapped[int] = mapped_column(ForeignKey("commanders.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PasswordResetRow(Base):
+    """A password-recovery link: single use (``used_at``), expiring (``expires_at``); a newer link or a
+    password change deletes the older ones."""
+
+    __tablename__ = "password_resets"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    commander_id: Mapped[int] = mapped_column(ForeignKey("commanders.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class GameResultRow(Base):
+    """What one commander got from one finished game; the primary key makes the award exactly-once."""
+
+    __tablename__ = "game_results"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    side: Mapped[str] = mapped_column(String(8), primary_key=True)
+    commander_id: Mapped[int] = mapped_column(ForeignKey("commanders.id", ondelete="CASCADE"), index=True)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    changes: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class FeedbackRow(Base):
+    """A message for the site's author («Обратная связь»), with the commander if known."""
+
+    __tablename__ = "feedback"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    commander_id: Mapped[int | None] = mapped_column(ForeignKey("commanders.id", ondelete="SET NULL"))
+    contact: Mapped[str | None] = mapped_column(String(254))
+    message: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -14,11 +14,24 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from admiral.bus import InProcessBus
 from admiral.service import AdmiralRuleset, GameService, ServiceOptions, new_browser_token
-from admiral.store import Store, make_engine, upgrade_database
+from admiral.service.accounts import AccountService
+from admiral.service.mail import MailConfig, Mailer
+from admiral.service.progress import ProgressService
+from admiral.store import AccountStore, Store, make_engine, upgrade_database
 
 from .config import Settings
-from .deps import COOKIE, COOKIE_MAX_AGE, api_error, cross_site, valid_token
-from .routes import api, pages, ws
+from .deps import (
+    COOKIE,
+    COOKIE_MAX_AGE,
+    SESSION_COOKIE,
+    RateLimits,
+    api_error,
+    cross_site,
+    csrf_token,
+    hash_token,
+    valid_token,
+)
+from .routes import accounts, api, pages, ws
 
 __all__ = ["create_app"]
 
@@ -53,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.migrate_on_start:
             upgrade_database(settings.database_url)
         engine = make_engine(settings.database_url)
+        account_store = AccountStore(engine)
         service = GameService(
             Store(engine),
             InProcessBus(),
@@ -65,8 +79,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 bot_workers=settings.bot_workers,
                 bot_delay_ms=settings.bot_delay_ms,
             ),
+            progress=ProgressService(account_store),
         )
         app.state.service = service
+        mail = MailConfig(
+            backend=settings.mail_backend, sender=settings.mail_from, directory=settings.mail_dir,
+            host=settings.smtp_host, port=settings.smtp_port, user=settings.smtp_user,
+            password=settings.smtp_password, starttls=settings.smtp_starttls,
+        )  # fmt: skip
+        app.state.accounts = AccountService(
+            account_store, Mailer(mail), settings.public_url, on_rekey=service.rekey
+        )
         await service.start()
         log.info("started environment=%s database=%s", settings.environment, engine.url.render_as_string())
         try:
@@ -78,7 +101,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="«Адмирал» online", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.settings = settings
-    app.state.templates = Jinja2Templates(directory=str(settings.templates_dir))
+    app.state.limits = RateLimits(
+        settings.rate_limit_storage,
+        {
+            "login": settings.rate_login, "login_account": settings.rate_login_account,
+            "register": settings.rate_register, "recover": settings.rate_recover,
+            "recover_account": settings.rate_recover_account, "feedback": settings.rate_feedback,
+        },
+    )  # fmt: skip
+
+    def page_context(request: Request) -> dict:
+        """What every page's template gets: the anti-CSRF token of forms and the logged-in commander."""
+        token = getattr(request.state, "browser_token", None)
+        return {
+            "csrf_token": csrf_token(settings.secret_key, token) if token else "",
+            "me": getattr(request.state, "commander", None),
+        }
+
+    app.state.templates = Jinja2Templates(directory=str(settings.templates_dir), context_processors=[page_context])
 
     @app.middleware("http")
     async def browser_cookie(request: Request, call_next):
@@ -100,6 +140,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         elif not valid_token(token):
             token = issued = new_browser_token()
         request.state.browser_token = token
+        request.state.player_key, request.state.commander = hash_token(token), None
+        session = request.cookies.get(SESSION_COOKIE)
+        if session and hasattr(request.app.state, "accounts"):
+            try:
+                key, commander = request.app.state.accounts.resolve(hash_token(token), session)
+            except Exception:  # the database is down: serve as the browser's guest
+                log.exception("session lookup failed")
+            else:
+                request.state.player_key, request.state.commander = key, commander
         response = await call_next(request)
         if issued is not None:
             response.set_cookie(
@@ -120,6 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return pages.error_page(request, exc.status_code, _HTTP_RU.get(exc.status_code, "Ошибка запроса."))
 
     app.include_router(pages.router)
+    app.include_router(accounts.router)
     app.include_router(api.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=str(settings.static_dir), check_dir=False), name="static")

@@ -58,6 +58,28 @@ class Settings(BaseSettings):
     #: Most WebSocket messages accepted in any one second (more: close 1008).
     ws_max_rate: int = 20
 
+    #: The site's public base URL, for links in mail (password recovery).
+    public_url: str = "http://127.0.0.1:8000"
+    #: Mail backend: ``console`` (the log), ``file`` (``.eml`` files in ``mail_dir``) or ``smtp``.
+    mail_backend: Literal["console", "file", "smtp"] = "console"
+    mail_dir: Path = Path("data/mail")
+    mail_from: str = "Адмирал <noreply@admiral.local>"
+    smtp_host: str = "localhost"
+    smtp_port: int = 587
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    smtp_starttls: bool = True
+    #: Where rate-limit counters live (``limits`` storage URI): ``memory://``, or ``redis://…`` for several
+    #: instances.
+    rate_limit_storage: str = "memory://"
+    #: Rate limits (``limits`` notation), per client address and per account named in the request.
+    rate_login: str = "10/minute"
+    rate_login_account: str = "5/minute"
+    rate_register: str = "5/minute;20/hour"
+    rate_recover: str = "3/minute;10/hour"
+    rate_recover_account: str = "3/hour"
+    rate_feedback: str = "5/minute;30/hour"
+
     templates_dir: Path = PROJECT_ROOT / "templates"
     static_dir: Path = PROJECT_ROOT / "static"
 

@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from typing import Annotated
 from urllib.parse import urlsplit
 
 from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
+from limits import parse_many
+from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter
 from starlette.requests import HTTPConnection
 
 from admiral.service import GameService, hash_token
+from admiral.service.accounts import AccountService, Commander
 
 from .config import Settings
 
 __all__ = [
-    "COOKIE", "BrowserHash", "ServiceDep", "SettingsDep", "api_error", "browser_hash_of_token", "cross_site",
-    "valid_token",
+    "COOKIE", "SESSION_COOKIE", "AccountsDep", "BrowserHash", "CommanderDep", "RateLimits", "ServiceDep",
+    "SettingsDep", "api_error", "browser_hash_of_token", "checked_form", "client_address", "cross_site", "csrf_token",
+    "hash_token", "valid_token",
 ]  # fmt: skip
 
 #: The browser-token cookie.
 COOKIE = "admiral_browser"
+#: The login-session cookie (a registered commander logged in on this browser).
+SESSION_COOKIE = "admiral_session"
 #: One year, seconds.
 COOKIE_MAX_AGE = 365 * 24 * 3600
 
@@ -57,13 +66,69 @@ def get_settings(request: Request) -> Settings:
 
 
 def get_browser_hash(request: Request) -> str:
-    """The hash of this request's browser token (the middleware issued one if there was none)."""
-    return hash_token(request.state.browser_token)
+    """The identity key of this request: the logged-in commander's, else the hash of the browser token (the
+    middleware resolved it; it issued a token if there was none)."""
+    return request.state.player_key
+
+
+def get_commander(request: Request) -> Commander | None:
+    """The registered commander logged in on this request, else ``None`` (a guest)."""
+    return request.state.commander
+
+
+def get_accounts(request: Request) -> AccountService:
+    """The app's :class:`AccountService`."""
+    return request.app.state.accounts
 
 
 ServiceDep = Annotated[GameService, Depends(get_service)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 BrowserHash = Annotated[str, Depends(get_browser_hash)]
+CommanderDep = Annotated[Commander | None, Depends(get_commander)]
+AccountsDep = Annotated[AccountService, Depends(get_accounts)]
+
+
+def csrf_token(secret: str, browser_token: str) -> str:
+    """The anti-CSRF token of a browser: an HMAC of its (HttpOnly) token, so another site can neither read
+    nor compute it. Every state-changing form carries it in ``csrf_token``."""
+    return hmac.new(secret.encode(), f"csrf:{browser_token}".encode(), hashlib.sha256).hexdigest()[:40]
+
+
+async def checked_form(request: Request) -> dict[str, str] | None:
+    """The submitted form's fields if its ``csrf_token`` matches this browser's, else ``None`` (refuse it).
+    Values that are not text (files) are dropped."""
+    try:
+        form = await request.form()
+    except Exception:
+        return None
+    data = {k: v for k, v in form.items() if isinstance(v, str)}
+    expected = csrf_token(request.app.state.settings.secret_key, request.state.browser_token)
+    if not hmac.compare_digest(data.pop("csrf_token", ""), expected):
+        return None
+    return data
+
+
+class RateLimits:
+    """Named rate limits over the ``limits`` library (moving window): ``hit(name, key)`` counts one request
+    of ``key`` (a client address, an account) against limit ``name`` and says whether it is allowed.
+    ``storage``: a ``limits`` storage URI (``memory://``, ``redis://…``)."""
+
+    def __init__(self, storage: str, limits: dict[str, str]) -> None:
+        self.limiter = MovingWindowRateLimiter(storage_from_string(storage))
+        self.limits = {name: parse_many(text) for name, text in limits.items()}
+
+    def hit(self, name: str, key: str) -> bool:
+        """Count a request; ``False`` when any of the limit's windows is full (the request must be refused)."""
+        return all([self.limiter.hit(item, name, key) for item in self.limits[name]])
+
+    def clear(self) -> None:
+        """Forget every counter (tests)."""
+        self.limiter.storage.reset()
+
+
+def client_address(request: HTTPConnection) -> str:
+    """The client's address as seen by the server (behind a proxy: run uvicorn with ``--proxy-headers``)."""
+    return request.client.host if request.client else "unknown"
 
 
 def api_error(status: int, code: str, message: str, detail: object = None) -> JSONResponse:

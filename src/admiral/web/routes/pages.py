@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from admiral.service import GameSettings, ServiceError
 
-from ..deps import BrowserHash, ServiceDep, SettingsDep, api_error
+from ..deps import BrowserHash, ServiceDep, SettingsDep, api_error, checked_form
 
 __all__ = ["error_page", "router"]
 
@@ -73,7 +73,9 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
     or ``201`` JSON ``{"game_id", "url", "invite_url"}`` (``invite_url`` is ``null`` against the AI)."""
     is_json = request.headers.get("content-type", "").startswith("application/json")
     try:
-        raw = await request.json() if is_json else dict(await request.form())
+        raw = await request.json() if is_json else await checked_form(request)
+        if raw is None:
+            return error_page(request, 403, "Форма устарела или пришла с чужого сайта. Обновите страницу.")
         if not isinstance(raw, dict):
             raise ValueError
         body = GameCreate.model_validate({k: v for k, v in raw.items() if v != ""})
@@ -127,6 +129,8 @@ async def invite_page(request: Request, invite: str, service: ServiceDep, browse
 @router.post("/j/{invite}", response_model=None)
 async def accept_invite(request: Request, invite: str, service: ServiceDep, browser: BrowserHash) -> Response:
     """Claim the free seat (atomic, single use); ``303`` to the game page either way."""
+    if await checked_form(request) is None:
+        return error_page(request, 403, "Форма устарела или пришла с чужого сайта. Обновите страницу.")
     game_id = await service.claim(invite, browser)
     if game_id is None:
         return error_page(request, 404, "Приглашение не найдено.")

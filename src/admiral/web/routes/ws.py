@@ -23,7 +23,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from admiral.service import GameService, ServiceError, parse_client_message
 
 from ..config import Settings
-from ..deps import COOKIE, browser_hash_of_token, cross_site
+from ..deps import COOKIE, SESSION_COOKIE, browser_hash_of_token, cross_site
 
 __all__ = ["router"]
 
@@ -69,6 +69,8 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         await ws.close(CLOSE_POLICY, "not found")
         return
     browser = browser_hash_of_token(ws.cookies.get(COOKIE))
+    if browser is not None and ws.cookies.get(SESSION_COOKIE):
+        browser, _ = ws.app.state.accounts.resolve(browser, ws.cookies.get(SESSION_COOKIE))
     side = g.seat_of(browser)
     await ws.accept()
     sock = _Socket(ws)

@@ -1,0 +1,80 @@
+"""Outgoing mail (password recovery) through a configurable backend, built on the standard library's
+:mod:`email` and :mod:`smtplib`.
+
+- ``console``: the message is written to the log (development default);
+- ``file``: each message is an ``.eml`` file in a directory (tests, staging);
+- ``smtp``: sent through an SMTP server (production), STARTTLS unless told otherwise.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+import threading
+import time
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+
+__all__ = ["MailConfig", "Mailer"]
+
+log = logging.getLogger("admiral.mail")
+
+
+@dataclass(frozen=True)
+class MailConfig:
+    """Where mail goes. ``backend``: ``console`` | ``file`` | ``smtp``; ``directory`` for ``file``;
+    ``host``/``port``/``user``/``password``/``starttls`` for ``smtp``; ``sender`` is the From address."""
+
+    backend: str = "console"
+    sender: str = "Адмирал <noreply@admiral.local>"
+    directory: Path = Path("data/mail")
+    host: str = "localhost"
+    port: int = 587
+    user: str | None = None
+    password: str | None = None
+    starttls: bool = True
+
+
+class Mailer:
+    """Sends plain-text messages through the configured backend.
+
+    :raises ValueError: for an unknown backend name.
+    """
+
+    def __init__(self, config: MailConfig) -> None:
+        if config.backend not in ("console", "file", "smtp"):
+            raise ValueError(f"unknown mail backend {config.backend!r}: console, file or smtp")
+        self.config = config
+
+    def message(self, to: str, subject: str, body: str) -> EmailMessage:
+        """A UTF-8 plain-text message from the configured sender."""
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = self.config.sender, to, subject
+        msg.set_content(body)
+        return msg
+
+    def send(self, to: str, subject: str, body: str) -> None:
+        """Send now (blocking). Failures are logged, never raised: a reply must not depend on the mail."""
+        msg = self.message(to, subject, body)
+        c = self.config
+        try:
+            if c.backend == "console":
+                log.info("mail to=%s subject=%s\n%s", to, subject, body)
+            elif c.backend == "file":
+                c.directory.mkdir(parents=True, exist_ok=True)
+                path = c.directory / f"{time.time_ns()}.eml"
+                path.write_bytes(bytes(msg))
+            else:
+                with smtplib.SMTP(c.host, c.port, timeout=20) as smtp:
+                    if c.starttls:
+                        smtp.starttls()
+                    if c.user:
+                        smtp.login(c.user, c.password or "")
+                    smtp.send_message(msg)
+        except Exception:
+            log.exception("mail to %s failed", to)
+
+    def send_later(self, to: str, subject: str, body: str) -> None:
+        """Send from a background thread, so the caller's reply time does not reveal whether mail went out."""
+        threading.Thread(target=self.send, args=(to, subject, body), name="admiral-mail", daemon=True).start()

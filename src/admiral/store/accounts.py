@@ -1,0 +1,245 @@
+"""The repository of commanders: accounts, sessions, recovery links, per-game results, feedback.
+
+Same rules as :mod:`.repo`: synchronous, one short transaction per call, detached rows returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import sessionmaker
+
+from .models import (
+    CommanderRow,
+    FeedbackRow,
+    GameResultRow,
+    GameRow,
+    GameSeatRow,
+    PasswordResetRow,
+    SavedSetupRow,
+    SessionRow,
+    utcnow,
+)
+
+__all__ = ["AccountStore", "Taken"]
+
+
+class Taken(Exception):
+    """A unique field is taken already: ``field`` is ``email`` or ``nickname``."""
+
+    def __init__(self, field: str) -> None:
+        super().__init__(field)
+        self.field = field
+
+
+class AccountStore:
+    """Database access for commanders over one SQLAlchemy ``Engine``."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+
+    # -- commanders ----------------------------------------------------------------------------
+
+    def by_key(self, key: str) -> CommanderRow | None:
+        """The commander whose identity key is ``key``."""
+        with self.sessions() as s:
+            return s.scalar(select(CommanderRow).where(CommanderRow.key == key))
+
+    def by_id(self, commander_id: int) -> CommanderRow | None:
+        """The commander ``commander_id``."""
+        with self.sessions() as s:
+            return s.get(CommanderRow, commander_id)
+
+    def by_email(self, email: str) -> CommanderRow | None:
+        """The registered commander with this (normalised) e-mail."""
+        with self.sessions() as s:
+            return s.scalar(select(CommanderRow).where(CommanderRow.email == email))
+
+    def by_nickname_key(self, nickname_key: str) -> CommanderRow | None:
+        """The registered commander with this normalised, case-folded nickname."""
+        with self.sessions() as s:
+            return s.scalar(select(CommanderRow).where(CommanderRow.nickname_key == nickname_key))
+
+    def guest(self, key: str) -> CommanderRow:
+        """The guest commander of identity ``key``, created on first need."""
+        found = self.by_key(key)
+        if found is not None:
+            return found
+        try:
+            with self.sessions.begin() as s:
+                row = CommanderRow(key=key, career={}, points=0)
+                s.add(row)
+            return row
+        except IntegrityError:  # created meanwhile by another request
+            found = self.by_key(key)
+            assert found is not None
+            return found
+
+    def register(
+        self, old_key: str, new_key: str, *, email: str, nickname: str, nickname_key: str, password_hash: str
+    ) -> CommanderRow:
+        """Turn the guest of ``old_key`` (created if absent) into a registered commander with identity
+        ``new_key``, and move the guest's seats, games created and saved setups to ``new_key`` — all in one
+        transaction.
+
+        :raises Taken: the e-mail or the nickname belongs to someone else (nothing changes).
+        """
+        self.guest(old_key)
+        try:
+            with self.sessions.begin() as s:
+                if s.scalar(select(CommanderRow.id).where(CommanderRow.email == email)) is not None:
+                    raise Taken("email")
+                if s.scalar(select(CommanderRow.id).where(CommanderRow.nickname_key == nickname_key)) is not None:
+                    raise Taken("nickname")
+                row = s.scalar(select(CommanderRow).where(CommanderRow.key == old_key).with_for_update())
+                if row is None or row.email is not None:
+                    raise Taken("email")
+                row.key, row.email, row.nickname, row.nickname_key = new_key, email, nickname, nickname_key
+                row.password_hash, row.registered_at = password_hash, utcnow()
+                s.execute(update(GameSeatRow).where(GameSeatRow.browser_hash == old_key).values(browser_hash=new_key))
+                s.execute(update(GameRow).where(GameRow.creator_hash == old_key).values(creator_hash=new_key))
+                s.execute(
+                    update(SavedSetupRow).where(SavedSetupRow.browser_hash == old_key).values(browser_hash=new_key)
+                )
+            return row
+        except IntegrityError:
+            raise Taken("nickname") from None
+
+    def set_password(self, commander_id: int, password_hash: str) -> None:
+        """Change the password hash; every recovery link and every session of the commander is deleted."""
+        with self.sessions.begin() as s:
+            s.execute(update(CommanderRow).where(CommanderRow.id == commander_id).values(password_hash=password_hash))
+            s.execute(delete(PasswordResetRow).where(PasswordResetRow.commander_id == commander_id))
+            s.execute(delete(SessionRow).where(SessionRow.commander_id == commander_id))
+
+    def leaderboard(self, offset: int, limit: int) -> tuple[list[CommanderRow], int]:
+        """Registered commanders by points (then by registration), a page of them and how many there are."""
+        with self.sessions() as s:
+            where = CommanderRow.email.is_not(None)
+            rows = s.scalars(
+                select(CommanderRow).where(where)
+                .order_by(CommanderRow.points.desc(), CommanderRow.registered_at, CommanderRow.id)
+                .offset(offset).limit(limit)
+            ).all()  # fmt: skip
+            total = s.scalar(select(func.count()).select_from(CommanderRow).where(where)) or 0
+            return list(rows), total
+
+    def place_of(self, points: int) -> int:
+        """The leaderboard place (1-based) of a registered commander with ``points``."""
+        with self.sessions() as s:
+            ahead = s.scalar(
+                select(func.count()).select_from(CommanderRow).where(
+                    CommanderRow.email.is_not(None), CommanderRow.points > points
+                )
+            )  # fmt: skip
+            return (ahead or 0) + 1
+
+    # -- sessions --------------------------------------------------------------------------------
+
+    def add_session(self, id_hash: str, commander_id: int, expires_at: datetime) -> None:
+        """Store a new session."""
+        with self.sessions.begin() as s:
+            s.add(SessionRow(id_hash=id_hash, commander_id=commander_id, expires_at=expires_at))
+
+    def session_commander(self, id_hash: str, now: datetime) -> CommanderRow | None:
+        """The commander of a live session, ``None`` for an unknown or expired one."""
+        with self.sessions() as s:
+            return s.scalar(
+                select(CommanderRow).join(SessionRow, SessionRow.commander_id == CommanderRow.id)
+                .where(SessionRow.id_hash == id_hash, SessionRow.expires_at > now)
+            )  # fmt: skip
+
+    def delete_session(self, id_hash: str) -> None:
+        """Invalidate a session (logout)."""
+        with self.sessions.begin() as s:
+            s.execute(delete(SessionRow).where(SessionRow.id_hash == id_hash))
+
+    # -- recovery links ----------------------------------------------------------------------------
+
+    def add_reset(self, token_hash: str, commander_id: int, expires_at: datetime) -> None:
+        """Store a recovery link, deleting the commander's older ones (a newer link invalidates them)."""
+        with self.sessions.begin() as s:
+            s.execute(delete(PasswordResetRow).where(PasswordResetRow.commander_id == commander_id))
+            s.add(PasswordResetRow(token_hash=token_hash, commander_id=commander_id, expires_at=expires_at))
+
+    def live_reset(self, token_hash: str, now: datetime) -> PasswordResetRow | None:
+        """The recovery link if it is unused and unexpired."""
+        with self.sessions() as s:
+            return s.scalar(
+                select(PasswordResetRow).where(
+                    PasswordResetRow.token_hash == token_hash, PasswordResetRow.used_at.is_(None),
+                    PasswordResetRow.expires_at > now,
+                )
+            )  # fmt: skip
+
+    def use_reset(self, token_hash: str, now: datetime, password_hash: str) -> bool:
+        """Spend a recovery link and set the new password, atomically (``UPDATE … WHERE used_at IS NULL``);
+        then every link and session of the commander is deleted. :returns: whether the link was live."""
+        with self.sessions.begin() as s:
+            row = s.scalar(select(PasswordResetRow).where(PasswordResetRow.token_hash == token_hash))
+            if row is None:
+                return False
+            spent = s.execute(
+                update(PasswordResetRow).where(
+                    PasswordResetRow.token_hash == token_hash, PasswordResetRow.used_at.is_(None),
+                    PasswordResetRow.expires_at > now,
+                ).values(used_at=now).execution_options(synchronize_session=False)
+            )  # fmt: skip
+            if spent.rowcount != 1:
+                return False
+            cid = row.commander_id
+            s.execute(update(CommanderRow).where(CommanderRow.id == cid).values(password_hash=password_hash))
+            s.execute(delete(PasswordResetRow).where(PasswordResetRow.commander_id == cid))
+            s.execute(delete(SessionRow).where(SessionRow.commander_id == cid))
+            return True
+
+    # -- progression --------------------------------------------------------------------------------
+
+    def apply_result(
+        self, game_id: str, side: str, key: str, fold: Callable[[dict[str, Any]], tuple[int, dict, dict]]
+    ) -> dict[str, Any] | None:
+        """Credit one finished game to the commander of identity ``key`` (a guest record is made if needed),
+        exactly once: in one transaction the commander's row is locked, ``fold(career) → (points, changes,
+        new career)`` runs, the ``(game_id, side)`` result row is inserted and the career stored.
+
+        :returns: the ``changes``, or ``None`` if this game was credited already (nothing changes then).
+        """
+        self.guest(key)
+        try:
+            with self.sessions.begin() as s:
+                if s.get(GameResultRow, (game_id, side)) is not None:
+                    return None
+                row = s.scalar(select(CommanderRow).where(CommanderRow.key == key).with_for_update())
+                if row is None:
+                    return None
+                points, changes, career = fold(dict(row.career or {}))
+                s.add(GameResultRow(game_id=game_id, side=side, commander_id=row.id, points=points, changes=changes))
+                s.flush()
+                row.career, row.points = career, int(career.get("points", 0))
+            return changes
+        except IntegrityError:  # credited meanwhile (another instance)
+            return None
+
+    def results(self, game_id: str) -> dict[str, GameResultRow]:
+        """What each side's commander got from a game: side → row."""
+        with self.sessions() as s:
+            return {r.side: r for r in s.scalars(select(GameResultRow).where(GameResultRow.game_id == game_id))}
+
+    # -- feedback -------------------------------------------------------------------------------------
+
+    def add_feedback(self, commander_id: int | None, contact: str | None, message: str) -> int:
+        """Store a feedback message; returns its id."""
+        with self.sessions.begin() as s:
+            row = FeedbackRow(commander_id=commander_id, contact=contact, message=message)
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def feedback(self, limit: int = 100) -> list[FeedbackRow]:
+        """The latest feedback messages, newest first."""
+        with self.sessions() as s:
+            return list(s.scalars(select(FeedbackRow).order_by(FeedbackRow.id.desc()).limit(limit)))

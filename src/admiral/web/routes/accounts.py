@@ -1,0 +1,275 @@
+"""Commander pages (issue 5, PROGRESSION.md §1): register, log in and out, recover a password, the
+service record «Личное дело», public profiles, the leaderboard and «Обратная связь».
+
+Every form carries the browser's anti-CSRF token (:func:`~admiral.web.deps.checked_form`); login,
+registration, recovery and feedback are rate-limited per client address (and per account named).
+Password hashing runs in the thread pool, off the event loop.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from admiral.progression import Career, rank_for
+from admiral.service import ServiceError
+
+from ..deps import SESSION_COOKIE, AccountsDep, BrowserHash, CommanderDep, checked_form, client_address
+from .pages import error_page, render
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["commanders"])
+
+SESSION_MAX_AGE = 30 * 24 * 3600
+PAGE_SIZE = 25
+_CSRF_MESSAGE = "Форма устарела или пришла с чужого сайта. Обновите страницу и попробуйте снова."
+_SLOW_DOWN = "Слишком много попыток. Подождите минуту и попробуйте снова."
+
+
+def _login_response(request: Request, url: str, session: str) -> Response:
+    response = RedirectResponse(url, status_code=303)
+    response.set_cookie(
+        SESSION_COOKIE, session, max_age=SESSION_MAX_AGE, path="/", httponly=True, samesite="lax",
+        secure=request.url.scheme == "https",
+    )  # fmt: skip
+    return response
+
+
+def _limited(request: Request, name: str, account: str | None = None) -> bool:
+    """Whether the request exceeds limit ``name`` (per address), or ``name_account`` per named account."""
+    limits = request.app.state.limits
+    ok = limits.hit(name, client_address(request))
+    if account and f"{name}_account" in limits.limits:
+        ok = limits.hit(f"{name}_account", account.strip().casefold()[:254]) and ok
+    return not ok
+
+
+def _form_page(request: Request, name: str, ctx: dict[str, Any], status: int = 200) -> HTMLResponse:
+    return render(request, name, ctx, status)
+
+
+# -- registration ------------------------------------------------------------------------------------
+
+
+@router.get("/register", response_class=HTMLResponse)
+async def register_page(request: Request, me: CommanderDep) -> Response:
+    """The registration form (a logged-in commander goes to the profile)."""
+    if me is not None:
+        return RedirectResponse("/profile", status_code=303)
+    return _form_page(request, "register.html", {"form": {}, "error": None})
+
+
+@router.post("/register", response_model=None)
+async def register(request: Request, accounts: AccountsDep, key: BrowserHash, me: CommanderDep) -> Response:
+    """Register this browser's guest (keeping what it earned) and log in: ``303`` to the profile."""
+    form = await checked_form(request)
+    if form is None:
+        return error_page(request, 403, _CSRF_MESSAGE)
+    shown = {"email": form.get("email", "")[:254], "nickname": form.get("nickname", "")[:64]}
+    if me is not None:
+        return RedirectResponse("/profile", status_code=303)
+    if _limited(request, "register"):
+        return _form_page(request, "register.html", {"form": shown, "error": _SLOW_DOWN}, 429)
+    if form.get("password", "") != form.get("password2", ""):
+        return _form_page(request, "register.html", {"form": shown, "error": "Пароли не совпадают."}, 400)
+    try:
+        _, session = await run_in_threadpool(
+            accounts.register, key, form.get("email", ""), form.get("nickname", ""), form.get("password", "")
+        )
+    except ServiceError as e:
+        return _form_page(request, "register.html", {"form": shown, "error": e.message}, 400)
+    return _login_response(request, "/profile", session)
+
+
+# -- login and logout ----------------------------------------------------------------------------------
+
+
+@router.get("/login", response_class=HTMLResponse)
+async def login_page(request: Request) -> HTMLResponse:
+    """The login form."""
+    return _form_page(request, "login.html", {"login": "", "error": None})
+
+
+@router.post("/login", response_model=None)
+async def login(request: Request, accounts: AccountsDep) -> Response:
+    """Log in by e-mail or nickname: a new session (``303`` to the profile), or the form again with an error."""
+    form = await checked_form(request)
+    if form is None:
+        return error_page(request, 403, _CSRF_MESSAGE)
+    name = form.get("login", "")[:254]
+    if _limited(request, "login", name):
+        return _form_page(request, "login.html", {"login": name, "error": _SLOW_DOWN}, 429)
+    try:
+        _, session = await run_in_threadpool(accounts.login, name, form.get("password", ""))
+    except ServiceError as e:
+        return _form_page(request, "login.html", {"login": name, "error": e.message}, 400)
+    return _login_response(request, "/profile", session)
+
+
+@router.post("/logout", response_model=None)
+async def logout(request: Request, accounts: AccountsDep) -> Response:
+    """End the session on the server and drop its cookie: ``303`` home."""
+    form = await checked_form(request)
+    if form is None:
+        return error_page(request, 403, _CSRF_MESSAGE)
+    await run_in_threadpool(accounts.logout, request.cookies.get(SESSION_COOKIE))
+    response = RedirectResponse("/", status_code=303)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+# -- password recovery ------------------------------------------------------------------------------------
+
+
+@router.get("/recover", response_class=HTMLResponse)
+async def recover_page(request: Request) -> HTMLResponse:
+    """The «Восстановить доступ» form."""
+    return _form_page(request, "recover.html", {"sent": False, "error": None})
+
+
+@router.post("/recover", response_model=None)
+async def recover(request: Request, accounts: AccountsDep) -> Response:
+    """Send a recovery link if the address is registered; the answer is the same either way."""
+    form = await checked_form(request)
+    if form is None:
+        return error_page(request, 403, _CSRF_MESSAGE)
+    email = form.get("email", "")[:254]
+    if _limited(request, "recover", email):
+        return _form_page(request, "recover.html", {"sent": False, "error": _SLOW_DOWN}, 429)
+    await run_in_threadpool(accounts.request_reset, email)
+    return _form_page(request, "recover.html", {"sent": True, "error": None})
+
+
+@router.get("/reset/{token}", response_class=HTMLResponse)
+async def reset_page(request: Request, token: str, accounts: AccountsDep) -> HTMLResponse:
+    """The new-password form of a recovery link (or why the link no longer works)."""
+    valid = await run_in_threadpool(accounts.reset_valid, token)
+    return _form_page(request, "reset.html", {"token": token, "valid": valid, "error": None, "done": False})
+
+
+@router.post("/reset/{token}", response_model=None)
+async def reset(request: Request, token: str, accounts: AccountsDep) -> Response:
+    """Set the new password (the link is spent; every session of the commander ends)."""
+    form = await checked_form(request)
+    if form is None:
+        return error_page(request, 403, _CSRF_MESSAGE)
+    ctx = {"token": token, "valid": True, "done": False, "error": None}
+    if _limited(request, "recover"):
+        return _form_page(request, "reset.html", {**ctx, "error": _SLOW_DOWN}, 429)
+    if form.get("password", "") != form.get("password2", ""):
+        return _form_page(request, "reset.html", {**ctx, "error": "Пароли не совпадают."}, 400)
+    try:
+        await run_in_threadpool(accounts.reset, token, form.get("password", ""))
+    except ServiceError as e:
+        return _form_page(request, "reset.html", {**ctx, "valid": e.code != "bad_link", "error": e.message}, 400)
+    response = _form_page(request, "reset.html", {**ctx, "done": True})
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@router.post("/profile/password", response_model=None)
+async def change_password(request: Request, accounts: AccountsDep, me: CommanderDep) -> Response:
+    """Change the password (the current one required): other sessions end, this browser gets a new one."""
+    form = await checked_form(request)
+    if form is None:
+        return error_page(request, 403, _CSRF_MESSAGE)
+    if me is None:
+        return RedirectResponse("/login", status_code=303)
+    if _limited(request, "login", me.email):
+        return error_page(request, 429, _SLOW_DOWN)
+    if form.get("password", "") != form.get("password2", ""):
+        return error_page(request, 400, "Пароли не совпадают.")
+    try:
+        session = await run_in_threadpool(accounts.change_password, me, form.get("old", ""), form.get("password", ""))
+    except ServiceError as e:
+        return error_page(request, 400, e.message)
+    return _login_response(request, "/profile?password=changed", session)
+
+
+# -- feedback -------------------------------------------------------------------------------------------
+
+
+@router.get("/feedback", response_class=HTMLResponse)
+async def feedback_page(request: Request) -> HTMLResponse:
+    """The «Обратная связь» form."""
+    return _form_page(request, "feedback.html", {"sent": False, "error": None, "message": "", "contact": ""})
+
+
+@router.post("/feedback", response_model=None)
+async def feedback(request: Request, accounts: AccountsDep, me: CommanderDep) -> Response:
+    """Store a message for the site's author (with the commander, if logged in)."""
+    form = await checked_form(request)
+    if form is None:
+        return error_page(request, 403, _CSRF_MESSAGE)
+    ctx = {"sent": False, "message": form.get("message", "")[:4000], "contact": form.get("contact", "")[:254]}
+    if _limited(request, "feedback"):
+        return _form_page(request, "feedback.html", {**ctx, "error": _SLOW_DOWN}, 429)
+    try:
+        await run_in_threadpool(accounts.feedback, me, ctx["contact"], form.get("message", ""))
+    except ServiceError as e:
+        return _form_page(request, "feedback.html", {**ctx, "error": e.message}, 400)
+    return _form_page(request, "feedback.html", {"sent": True, "error": None, "message": "", "contact": ""})
+
+
+# -- the service record, public profiles, the leaderboard ----------------------------------------------------
+
+
+def _record_context(commander: Any, accounts: Any, *, own: bool) -> dict[str, Any]:
+    """What «Личное дело» shows: rank and progress, totals, awards left and right (one sign each)."""
+    career = Career.from_dict(commander.career or {})
+    standings = career.award_standings()
+    return {
+        "commander": commander,
+        "own": own,
+        "career": career,
+        "rank": career.rank,
+        "left": [a for a in standings if a.award.side == "left"],
+        "right": [a for a in standings if a.award.side == "right"],
+        "place": accounts.store.place_of(commander.points) if commander.registered else None,
+    }
+
+
+@router.get("/profile", response_class=HTMLResponse)
+async def profile(request: Request, accounts: AccountsDep, key: BrowserHash, me: CommanderDep) -> HTMLResponse:
+    """This browser's commander: «Личное дело» (a guest's too, with the offer to register)."""
+    commander = me or await run_in_threadpool(accounts.commander, key)
+    ctx = _record_context(commander, accounts, own=True)
+    ctx["password_changed"] = request.query_params.get("password") == "changed"
+    return render(request, "profile.html", ctx)
+
+
+@router.get("/c/{nickname}", response_class=HTMLResponse)
+async def public_profile(request: Request, nickname: str, accounts: AccountsDep, me: CommanderDep) -> HTMLResponse:
+    """A registered commander's public «Личное дело» (no e-mail)."""
+    commander = await run_in_threadpool(accounts.public, nickname[:64])
+    if commander is None:
+        return error_page(request, 404, "Командир не найден.")
+    own = me is not None and me.id == commander.id
+    return render(request, "profile.html", {**_record_context(commander, accounts, own=own), "public": True})
+
+
+@router.get("/leaders", response_class=HTMLResponse)
+async def leaders(request: Request, accounts: AccountsDep, page: int = 1) -> HTMLResponse:
+    """Registered commanders by points, ``PAGE_SIZE`` a page."""
+    page = max(1, min(page, 10_000))
+    rows, total = await run_in_threadpool(accounts.store.leaderboard, (page - 1) * PAGE_SIZE, PAGE_SIZE)
+    entries = [
+        {"place": (page - 1) * PAGE_SIZE + i + 1, "nickname": r.nickname, "points": r.points,
+         "rank": rank_for(r.points), "games": Career.from_dict(r.career or {}).games_played}
+        for i, r in enumerate(rows)
+    ]  # fmt: skip
+    pages = max(1, (total + PAGE_SIZE - 1) // PAGE_SIZE)
+    return render(request, "leaders.html", {"entries": entries, "page": page, "pages": pages, "total": total})
+
+
+@router.get("/api/me", tags=["api"])
+async def api_me(me: CommanderDep, key: BrowserHash, accounts: AccountsDep) -> dict[str, Any]:
+    """This browser's commander: ``{"registered", "nickname", "points", "rank"}``."""
+    commander = me or await run_in_threadpool(accounts.commander, key)
+    career = Career.from_dict(commander.career or {})
+    return {"registered": commander.registered, "nickname": commander.nickname, "points": career.points,
+            "rank": career.rank.to_dict(), "games_played": career.games_played}  # fmt: skip

@@ -1,0 +1,311 @@
+"""Commanders over the real app (issue 5, PROGRESSION.md §1): registration keeping a guest's things,
+login on a second device, sessions, CSRF, rate limits, recovery links, nicknames, crediting games."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from admiral.web import Settings
+from admiral.web.deps import SESSION_COOKIE
+
+from .conftest import Browser, snapshot, until
+
+PASSWORD = "Броненосец-1905"
+
+
+@pytest.fixture
+def mail_dir(tmp_path: Path) -> Path:
+    return tmp_path / "mail"
+
+
+@pytest.fixture
+def settings(db_url: str, mail_dir: Path) -> Settings:
+    """Shared settings, mail into files, bots answering at once."""
+    return Settings(
+        _env_file=None, database_url=db_url, claim_grace_ms=200, sweep_interval_s=0.2, test_time_controls=True,
+        mail_backend="file", mail_dir=mail_dir, public_url="http://admiral.test", bot_delay_ms=0,
+    )  # fmt: skip
+
+
+class Person(Browser):
+    """A browser that keeps the session cookie the server sets."""
+
+    session: str | None = None
+
+    @property
+    def headers(self) -> dict[str, str]:
+        cookie = f"admiral_browser={self.token}"
+        if self.session:
+            cookie += f"; {SESSION_COOKIE}={self.session}"
+        return {"cookie": cookie}
+
+    def submit(self, url: str, **data: str):
+        r = self.post(url, data=data)
+        got = re.search(rf"{SESSION_COOKIE}=([^;]*);", r.headers.get("set-cookie", ""))
+        if got:
+            self.session = got.group(1).strip('"') or None
+        return r
+
+    def me(self) -> dict:
+        return self.get("/api/me").json()
+
+
+def register(p: Person, nickname: str = "Капитан Немо", email: str = "nemo@example.org", password: str = PASSWORD):
+    return p.submit("/register", email=email, nickname=nickname, password=password, password2=password)
+
+
+def mails(mail_dir: Path) -> list[str]:
+    return [f.read_text() for f in sorted(mail_dir.glob("*.eml"))] if mail_dir.exists() else []
+
+
+def wait_mail(mail_dir: Path, count: int) -> list[str]:
+    import time
+
+    for _ in range(100):
+        got = mails(mail_dir)
+        if len(got) >= count:
+            return got
+        time.sleep(0.05)
+    raise AssertionError(f"expected {count} mails, got {len(mails(mail_dir))}")
+
+
+def reset_link(text: str) -> str:
+    import email
+
+    body = email.message_from_string(text).get_payload(decode=True).decode()
+    return re.search(r"http://admiral\.test(/reset/\S+)", body).group(1)
+
+
+def test_register_from_a_guest_keeps_its_games_and_setups_and_logs_in(client) -> None:
+    p = Person(client)
+    setup = {"a1": "VMB"}
+    assert p.post("/api/setups", json={"name": "Первая", "setup": setup}).status_code == 201
+    game_id, _ = p.create(side="south")
+    r = register(p)
+    assert r.status_code == 303 and r.headers["location"] == "/profile"
+    cookie = r.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=lax" in cookie
+    assert p.me()["registered"] and p.me()["nickname"] == "Капитан Немо"
+    assert [s["name"] for s in p.get("/api/setups").json()] == ["Первая"]
+    assert 'data-role="south"' in p.get(f"/g/{game_id}").text  # the seat followed the commander
+    # the browser without its session is a fresh guest: the commander's things are out of its reach
+    bare = Browser(client, p.token)
+    assert bare.get("/api/setups").json() == [] and 'data-role="spectator"' in bare.get(f"/g/{game_id}").text
+
+
+def test_login_on_a_second_device_continues_the_same_profile(client) -> None:
+    first = Person(client)
+    register(first)
+    first.post("/api/setups", json={"name": "Общая", "setup": {"a1": "VMB"}})
+    second = Person(client)
+    r = second.submit("/login", login="nemo@example.org", password=PASSWORD)
+    assert r.status_code == 303
+    assert second.me()["nickname"] == "Капитан Немо"
+    assert [s["name"] for s in second.get("/api/setups").json()] == ["Общая"]
+    third = Person(client)
+    assert third.submit("/login", login="КАПИТАН немо", password=PASSWORD).status_code == 303  # nickname, any case
+
+
+def test_every_login_gets_a_new_session_and_logout_kills_it_on_the_server(client) -> None:
+    p = Person(client)
+    register(p)
+    first = p.session
+    p.submit("/login", login="nemo@example.org", password=PASSWORD)
+    second = p.session
+    assert first and second and first != second
+    old = Person(client, p.token)
+    old.session = second
+    assert p.submit("/logout").status_code == 303 and p.session is None
+    assert not old.me()["registered"]  # the stolen cookie is worth nothing after logout
+    fixed = Person(client)
+    fixed.session = "attacker-chosen-session-id-000000000000000"
+    fixed.submit("/login", login="nemo@example.org", password=PASSWORD)
+    assert fixed.session != "attacker-chosen-session-id-000000000000000" and fixed.me()["registered"]
+
+
+def test_wrong_password_and_unknown_login_look_the_same(client) -> None:
+    p = Person(client)
+    register(p)
+    a = Person(client).submit("/login", login="nemo@example.org", password="not-the-password")
+    b = Person(client).submit("/login", login="nobody@example.org", password="not-the-password")
+    assert a.status_code == b.status_code == 400
+    assert "Неверный логин или пароль." in a.text and "Неверный логин или пароль." in b.text
+
+
+@pytest.mark.parametrize(
+    ("password", "reason"),
+    [
+        ("short1", "не короче 8"),
+        ("x" * 129, "не длиннее 128"),
+        ("password1", "распространён"),
+        ("qwertyuiop", "распространён"),
+        ("капитан немо", "не должен совпадать"),
+    ],
+)
+def test_weak_passwords_are_refused(client, password: str, reason: str) -> None:
+    p = Person(client)
+    r = register(p, password=password)
+    assert r.status_code == 400 and reason in r.text and not p.me()["registered"]
+
+
+def test_a_128_character_password_is_not_truncated(client) -> None:
+    long = "Ц" * 100 + "к" * 28
+    register(Person(client), password=long)
+    assert Person(client).submit("/login", login="nemo@example.org", password=long).status_code == 303
+    near = long[:-1] + "ж"
+    assert Person(client).submit("/login", login="nemo@example.org", password=near).status_code == 400
+
+
+@pytest.mark.parametrize(
+    "lookalike",
+    ["капитан немо", "Капитан  Немо", " Капитан Немо ", "Капитан\u200bНемо".replace("\u200bН", " \u200bН"),
+     "КАПИТАН НЕМО"],
+)  # fmt: skip
+def test_nickname_lookalikes_are_taken(client, lookalike: str) -> None:
+    register(Person(client))
+    r = register(Person(client), nickname=lookalike, email="other@example.org")
+    assert r.status_code == 400 and "занят" in r.text
+
+
+@pytest.mark.parametrize(
+    ("nickname", "reason"),
+    [("Кaпитан", "похожие буквы"), ("ab", "от 3 до 24"), ("<script>", "только буквы"), ("x" * 25, "от 3 до 24")],
+)
+def test_bad_nicknames_are_refused(client, nickname: str, reason: str) -> None:
+    r = register(Person(client), nickname=nickname)
+    assert r.status_code == 400 and reason in r.text
+
+
+def test_fullwidth_nickname_is_stored_normalised(client) -> None:
+    p = Person(client)
+    register(p, nickname="Ｎｅｍｏ", email="n@example.org")
+    assert p.me()["nickname"] == "Nemo"
+    assert register(Person(client), nickname="nemo", email="m@example.org").status_code == 400
+
+
+def test_forms_without_the_csrf_token_change_nothing(client) -> None:
+    p = Person(client)
+    data = {"email": "nemo@example.org", "nickname": "Капитан Немо", "password": PASSWORD, "password2": PASSWORD}
+    r = p.post("/register", data=data, csrf=False)
+    assert r.status_code == 403 and not p.me()["registered"]
+    register(p)
+    assert p.post("/logout", csrf=False).status_code == 403 and p.me()["registered"]
+    assert Person(client).post("/login", data={"login": "nemo@example.org", "password": PASSWORD},
+                               csrf=False).status_code == 403  # fmt: skip
+
+
+def test_login_is_rate_limited(client) -> None:
+    register(Person(client))
+    p = Person(client)
+    codes = [p.submit("/login", login="nemo@example.org", password="wrong-password").status_code for _ in range(6)]
+    assert codes[:5] == [400] * 5 and codes[5] == 429  # 5 a minute per account
+    # even the right password waits now
+    assert p.submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 429
+    client.app.state.limits.clear()
+    assert p.submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 303
+
+
+def test_recovery_link_single_use_and_replaced_by_a_newer_one(client, mail_dir: Path) -> None:
+    p = Person(client)
+    register(p)
+    stranger = Person(client)
+    a = stranger.submit("/recover", email="nobody@example.org")
+    b = stranger.submit("/recover", email="nemo@example.org")
+    assert a.status_code == b.status_code == 200 and a.text.replace("nobody", "") == b.text.replace("nemo", "")
+    first = reset_link(wait_mail(mail_dir, 1)[0])
+    client.app.state.limits.clear()
+    stranger.submit("/recover", email="NEMO@example.org")
+    second = reset_link(wait_mail(mail_dir, 2)[1])
+    assert first != second
+    assert "недействительна" in stranger.get(first).text  # replaced by the newer link
+    new = "Новый-пароль-2026"
+    r = stranger.submit(second, password=new, password2=new)
+    assert r.status_code == 200 and "Пароль изменён" in r.text
+    r = stranger.submit(second, password="Ещё-один-2026", password2="Ещё-один-2026")
+    assert r.status_code == 400 and "недействительна" in r.text  # single use
+    assert not p.me()["registered"]  # every session ended with the password change
+    assert Person(client).submit("/login", login="nemo@example.org", password=new).status_code == 303
+    assert Person(client).submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 400
+
+
+def test_recovery_link_expires_and_dies_with_a_password_change(client, mail_dir: Path) -> None:
+    from sqlalchemy import update
+
+    from admiral.store.models import PasswordResetRow
+
+    p = Person(client)
+    register(p)
+    p.submit("/recover", email="nemo@example.org")
+    link = reset_link(wait_mail(mail_dir, 1)[0])
+    store = client.app.state.accounts.store
+    with store.sessions.begin() as s:
+        s.execute(update(PasswordResetRow).values(expires_at=PasswordResetRow.created_at))
+    assert "недействительна" in p.get(link).text
+    client.app.state.limits.clear()
+    p.submit("/recover", email="nemo@example.org")
+    link = reset_link(wait_mail(mail_dir, 2)[1])
+    new = "Сменённый-2026"
+    r = p.submit("/profile/password", old=PASSWORD, password=new, password2=new)
+    assert r.status_code == 303 and p.me()["registered"]  # this browser got a new session
+    assert "недействительна" in p.get(link).text
+
+
+def test_feedback_is_stored_with_the_commander(client) -> None:
+    p = Person(client)
+    register(p)
+    r = p.submit("/feedback", message="Спасибо за игру! <b>жирно</b>", contact="")
+    assert r.status_code == 200 and "Спасибо" in r.text
+    rows = client.app.state.accounts.store.feedback()
+    assert rows[0].message == "Спасибо за игру! <b>жирно</b>" and rows[0].commander_id is not None
+    assert Person(client).submit("/feedback", message="   ").status_code == 400
+
+
+def test_profile_leaderboard_and_public_page(client) -> None:
+    p = Person(client)
+    guest = p.get("/profile")
+    assert guest.status_code == 200 and "Зарегистрируйтесь" in guest.text and "Матрос" in guest.text
+    register(p)
+    own = p.get("/profile").text
+    assert "Капитан Немо" in own and "Медали и ордена" in own and "Квалификационные знаки" in own
+    assert own.count('class="award ') == 12
+    public = Person(client).get("/c/капитан немо")
+    assert public.status_code == 200 and "Капитан Немо" in public.text and "nemo@example.org" not in public.text
+    board = Person(client).get("/leaders").text
+    assert "Капитан Немо" in board and "Страница 1 из 1" in board
+    assert Person(client).get("/c/nobody").status_code == 404
+
+
+def test_a_finished_game_is_credited_exactly_once(client) -> None:
+    """PROGRESSION.md §2: a win over AI level 1 by resignation after two turns each: the AI resigns? No —
+    the human resigns after two turns: 0 points, a lost game counted once, however often the end repeats."""
+    p = Person(client)
+    register(p)
+    r = p.post("/games", json={"opponent": "ai", "ai_level": 1, "side": "south"})
+    game_id = r.json()["game_id"]
+    from .conftest import pick_action
+
+    with p.ws(game_id) as ws:
+        ws.send_json({"type": "setup.auto", "setup": {}})
+        state = until(ws, lambda m: m["type"] == "setup.state")
+        ws.send_json({"type": "setup.ready", "setup": state["draft"]})
+        snap = snapshot(ws, status="play")
+        for _ in range(2):
+            ws.send_json({"type": "action", "ply": snap["game"]["version"],
+                          "action": pick_action(snap["view"]["legal"], "south")})  # fmt: skip
+            snap = until(ws, lambda m: m["type"] == "snapshot" and m["view"]["to_act"] == "south")
+        ws.send_json({"type": "resign"})
+        over = snapshot(ws, status="over")
+        ws.send_json({"type": "resign"})  # a second end changes nothing
+        until(ws, lambda m: m["type"] == "error")
+    credit = over["game"]["credit"]
+    assert credit["counted"] and credit["points"] == 0 and credit["rank"]["name"] == "Матрос"
+    me = p.me()
+    assert me["games_played"] == 1 and me["points"] == 0
+    service = client.app.state.service
+    g = service.get(game_id)
+    service._credit(g)  # crediting again (another end trigger, a reload) adds nothing
+    assert p.me()["games_played"] == 1
+    assert len(client.app.state.accounts.store.results(game_id)) == 1  # the AI's seat earns nothing
