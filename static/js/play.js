@@ -474,6 +474,18 @@ export class PlayScreen {
     this.resultEl.className = `result-panel ${cls}`;
     this.resultEl.append(h("h2", {}, headline));
     if (reason) this.resultEl.append(h("p", { class: "reason" }, reason));
+    const credit = g.credit;
+    if (credit && credit.counted) {
+      const lines = [h("p", { class: "credit-points" }, `Очки за партию: ${credit.points} (всего ${credit.total_points}). Звание: ${credit.rank.name}.`)];
+      if (credit.new_rank) lines.push(h("p", { class: "credit-rank" }, `Новое звание: ${credit.new_rank.name}!`));
+      for (const a of credit.awards || []) {
+        const degree = { 1: "III", 2: "II", 3: "I" }[a.after] || "";
+        lines.push(h("p", { class: "credit-award" }, `Награда: ${a.name}, ${degree} степени.`));
+      }
+      this.resultEl.append(h("div", { class: "credit" }, ...lines, h("a", { href: "/profile" }, "Личное дело")));
+    } else if (credit && !credit.counted) {
+      this.resultEl.append(h("p", { class: "credit muted" }, "Партия закончилась слишком рано: очки не начислены."));
+    }
     const row = h("div", { class: "button-row" });
     if (this.seat) {
       if (g.rematch_url) row.append(h("a", { class: "btn primary", href: g.rematch_url }, "К реваншу"));

@@ -70,6 +70,12 @@ def test_play_against_level_1(browser, server_url, shots, page_errors):
         # the bot's last move is marked on the board
         assert page.locator(".board .cell.last-to").count() >= 1
         assert cell(page, "a1").count() == 1
+        # resign: the result screen shows what the commander got (PROGRESSION.md §2: resigning gives 0)
+        page.once("dialog", lambda d: d.accept())
+        page.get_by_role("button", name="Сдаться").click()
+        page.locator(".result-panel .credit-points").wait_for()
+        assert "Очки за партию: 0" in page.locator(".result-panel").inner_text()
+        page.screenshot(path=shots / "32-ai-result.png")
         assert page_errors.errors == []
     finally:
         ctx.close()
