@@ -62,6 +62,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         **os.environ,
         "DATABASE_URL": f"sqlite:///{data / 'admiral.db'}",
         "ENVIRONMENT": "development",
+        "TEST_TIME_CONTROLS": "1",  # lets a test create a game with a clock of seconds (JSON base_ms)
         "PYTHONUNBUFFERED": "1",
     }
     log = data / "server.log"
