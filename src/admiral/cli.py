@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import json
+import logging
 import random
 import re
 import time
 from collections import Counter
+from datetime import UTC, datetime
 
 import typer
 from rich.console import Console
@@ -85,11 +88,43 @@ db_app = typer.Typer(help="The database: migrations.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 
 
-def _configure_logging() -> None:
-    import logging
-
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+def _configure_logging(log_format: str = "text") -> None:
+    """Log INFO and above to stderr: ``text`` lines, or ``json`` lines (:class:`JsonFormatter`)."""
+    handler = logging.StreamHandler()
+    if log_format == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     logging.getLogger("uvicorn.access").addFilter(redact_invites)
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: ``time`` (UTC, ISO 8601), ``level``, ``logger``, ``message``, ``game_id`` when
+    the record carries one (the service's game logger passes it), ``exc_info`` with a traceback.
+
+    >>> r = logging.LogRecord("admiral.game", logging.INFO, "", 0, "ply=%s", (3,), None)
+    >>> r.created, r.game_id = 0.0, "Ab12"
+    >>> json.loads(JsonFormatter().format(r))  # doctest: +NORMALIZE_WHITESPACE
+    {'time': '1970-01-01T00:00:00.000+00:00', 'level': 'INFO', 'logger': 'admiral.game', 'message': 'ply=3',
+     'game_id': 'Ab12'}
+    """
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, object] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        game_id = getattr(record, "game_id", None)
+        if game_id is not None:
+            line["game_id"] = game_id
+        if record.exc_info:
+            line["exc_info"] = self.formatException(record.exc_info)
+        if record.stack_info:
+            line["stack_info"] = self.formatStack(record.stack_info)
+        return json.dumps(line, ensure_ascii=False, default=str)
 
 
 _INVITE_PATH = re.compile(r"/j/[^/?\s\"]+")
@@ -117,8 +152,8 @@ def db_upgrade(revision: str = typer.Argument("head", help="Alembic revision to 
     from .store import upgrade_database
     from .web.config import Settings
 
-    _configure_logging()
     settings = Settings()
+    _configure_logging(settings.log_format)
     upgrade_database(settings.database_url, revision)
     console.print(f"база данных обновлена до {revision}", highlight=False)
 
@@ -127,19 +162,24 @@ def db_upgrade(revision: str = typer.Argument("head", help="Alembic revision to 
 def serve(
     host: str | None = typer.Option(None, help="Interface to bind (default: HOST, 127.0.0.1)."),
     port: int | None = typer.Option(None, help="Port (default: PORT, 8000)."),
+    forwarded_allow_ips: str | None = typer.Option(
+        None,
+        help="Proxy addresses trusted for X-Forwarded-For/-Proto, comma-separated or * "
+        "(default: FORWARDED_ALLOW_IPS, 127.0.0.1).",
+    ),
 ) -> None:
     """Run the web server (uvicorn) on the settings from the environment: SQLite under ./data/, the
-    in-process event bus, migrations applied at start."""
+    in-process event bus, migrations applied at start. Logs as LOG_FORMAT says (text or json)."""
     import uvicorn
 
     from .web import Settings, create_app
 
-    _configure_logging()
     try:
         settings = Settings()
     except ValueError as e:
         console.print(f"[red]настройки неверны:[/red] {e}", highlight=False)
         raise typer.Exit(2) from None
+    _configure_logging(settings.log_format)
     uvicorn.run(
         create_app(settings),
         host=host or settings.host,
@@ -149,6 +189,7 @@ def serve(
         ws_per_message_deflate=False,
         log_config=None,
         proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips or settings.forwarded_allow_ips,
     )
 
 

@@ -36,6 +36,13 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     environment: Literal["development", "production"] = "development"
+    #: Log lines of ``admiral serve``: ``text`` (human) or ``json`` (one object a line: time, level, logger,
+    #: message and ``game_id`` on lines about a game).
+    log_format: Literal["text", "json"] = "text"
+    #: Addresses whose ``X-Forwarded-For``/``X-Forwarded-Proto`` uvicorn trusts (comma-separated, ``*`` for
+    #: any): the reverse proxy's. Behind a proxy the client address (rate limits) and the scheme (secure
+    #: cookies) come from these headers; ``*`` only where nothing but the proxy reaches the app.
+    forwarded_allow_ips: str = "127.0.0.1"
 
     #: Apply Alembic migrations when the app starts.
     migrate_on_start: bool = True
