@@ -41,6 +41,7 @@ from admiral.bus import EventBus
 from admiral.store import GameRow, GameSeatRow, Store
 from admiral.store.repo import ACTIVE, DuplicatePly, LoadedGame
 
+from . import metrics
 from .clock import GameClock
 from .errors import ServiceError, engine_message
 from .lobby import GameSettings, hash_token, new_game_id
@@ -747,6 +748,7 @@ class GameService:
         :raises ServiceError: ``game_over``, ``not_started``, ``stale_ply``, ``not_your_turn``,
             ``illegal_action`` (engine code and reason in ``detail``).
         """
+        received = time.perf_counter()
         try:
             notation = self.rules.parse_player_action(action)
         except RuleError as e:
@@ -766,6 +768,7 @@ class GameService:
             else:
                 self._commit(g, [notation])
         await self._publish(g)
+        metrics.ACTION_LATENCY.observe(time.perf_counter() - received)
         if flagged:
             raise ServiceError("game_over", "Ваше время истекло.")
 
@@ -821,6 +824,7 @@ class GameService:
             raise ServiceError("unavailable", "Ход не удалось сохранить. Попробуйте ещё раз.") from None
         for ply, notation, actor in rows:
             g.log.info("ply=%s side=%s action=%s", ply, actor, notation)
+        metrics.ACTIONS.inc(len(rows))
         if result is not None:
             self._credit(g)
         self._schedule(g)
@@ -1050,6 +1054,7 @@ class GameService:
                 except Exception:
                     g.log.exception("bot level=%s failed at ply=%s; it resigns", level, ply)
                 think_ms = (time.perf_counter() - started) * 1000
+                metrics.BOT_MOVE_SECONDS.labels(level=str(level)).observe(think_ms / 1000)
                 g.bot_seen[side] = ply
                 async with g.lock:
                     if g.status != "play" or g.game is not game or self.rules.ply(g.game) != ply:

@@ -31,7 +31,7 @@ from .deps import (
     hash_token,
     valid_token,
 )
-from .routes import accounts, api, pages, ws
+from .routes import accounts, api, ops, pages, ws
 
 __all__ = ["create_app"]
 
@@ -65,7 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.migrate_on_start:
             upgrade_database(settings.database_url)
-        engine = make_engine(settings.database_url)
+        engine = app.state.engine = make_engine(settings.database_url)
         account_store = AccountStore(engine)
         service = GameService(
             Store(engine),
@@ -168,6 +168,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return api_error(exc.status_code, "http_error", _HTTP_RU.get(exc.status_code, "Ошибка запроса."))
         return pages.error_page(request, exc.status_code, _HTTP_RU.get(exc.status_code, "Ошибка запроса."))
 
+    app.include_router(ops.router)
     app.include_router(pages.router)
     app.include_router(accounts.router)
     app.include_router(api.router)

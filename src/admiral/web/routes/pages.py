@@ -55,12 +55,6 @@ def _ai_level(body: GameCreate) -> int:
     return body.ai_level
 
 
-@router.get("/healthz", tags=["api"])
-async def healthz() -> dict[str, str]:
-    """Liveness: ``{"status": "ok"}``."""
-    return {"status": "ok"}
-
-
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> HTMLResponse:
     """The home page: the «Играть с другом» and «Играть против ИИ» forms."""

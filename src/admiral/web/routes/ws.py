@@ -20,7 +20,7 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from admiral.service import GameService, ServiceError, parse_client_message
+from admiral.service import GameService, ServiceError, metrics, parse_client_message
 
 from ..config import Settings
 from ..deps import COOKIE, SESSION_COOKIE, browser_hash_of_token, cross_site
@@ -91,6 +91,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
 
     writer_task = asyncio.create_task(writer())
     stamps: deque[float] = deque()
+    metrics.SOCKETS.inc()
     try:
         await sock.send(service.snapshot(g, side, browser))
         while True:
@@ -129,6 +130,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        metrics.SOCKETS.dec()
         writer_task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer_task

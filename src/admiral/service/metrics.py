@@ -1,0 +1,65 @@
+"""Prometheus metrics of the game service and its sockets (``GET /metrics`` exposes them).
+
+The objects live in this module's :data:`REGISTRY`, one set per process (with the process, platform and
+garbage-collector collectors prometheus-client usually registers by default): every app instance is scraped
+on its own and Prometheus sums across instances. An own registry rather than the global one: importing this
+file a second time under another name (doctests) makes a second set instead of a duplicate-name error.
+
+Actions per second is not a metric here but a query over the counter: ``rate(admiral_actions_total[1m])``.
+
+The service layer updates them with one-line calls; this module imports nothing of the web layer.
+
+>>> before = ACTIONS.collect()[0].samples[0].value
+>>> ACTIONS.inc(2)
+>>> ACTIONS.collect()[0].samples[0].value - before
+2.0
+"""
+
+from __future__ import annotations
+
+from prometheus_client import (
+    GC_COLLECTOR,
+    PLATFORM_COLLECTOR,
+    PROCESS_COLLECTOR,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+)
+
+__all__ = ["ACTIONS", "ACTION_LATENCY", "BOT_MOVE_SECONDS", "OPEN_GAMES", "REGISTRY", "SOCKETS"]
+
+#: Every metric of the app; ``GET /metrics`` exposes this registry.
+REGISTRY = CollectorRegistry()
+for _collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
+    REGISTRY.register(_collector)
+
+#: Games held in memory by the service and not finished (waiting, setup or play); set at each scrape.
+OPEN_GAMES = Gauge(
+    "admiral_open_games", "Games cached by the service and not finished (waiting, setup, play).", registry=REGISTRY
+)
+
+#: WebSockets open on game pages (players and spectators) of this instance.
+SOCKETS = Gauge(
+    "admiral_sockets_connected", "Game WebSockets open on this instance (players and spectators).", registry=REGISTRY
+)
+
+#: Action rows written (players' and bots' actions, automatic declarations, ends: resign, flag, draw…).
+ACTIONS = Counter("admiral_actions", "Actions applied and stored (one per action row written).", registry=REGISTRY)
+
+#: From the service receiving a player's action to "changed" being published (lock wait, engine, commit).
+ACTION_LATENCY = Histogram(
+    "admiral_action_latency_seconds",
+    "Seconds from a player's action reaching the game service to its publication.",
+    registry=REGISTRY,
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+)
+
+#: How long a bot thought about one action, by AI level (rules §12).
+BOT_MOVE_SECONDS = Histogram(
+    "admiral_bot_move_seconds",
+    "Seconds a bot spent choosing one action, by AI level.",
+    ["level"],
+    registry=REGISTRY,
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0),
+)
