@@ -173,8 +173,14 @@ class RandomBot:
 
 @dataclass(frozen=True, slots=True)
 class Config:
-    """What a heuristic level uses. ``samples``: determinizations per move; ``search``: candidates
-    searched two plies deep (0: none); ``deep``: worlds per searched candidate."""
+    """What a heuristic level uses. ``memory``/``follow``/``infer``: the :class:`Belief` switches;
+    ``samples``: determinizations per move; ``plan``: the positional plan (else a plain approach to
+    the nearest marker); ``search``: candidates searched two plies deep (0: none); ``deep``: worlds
+    per searched candidate; ``noise``: random tie-break added to every score; ``setup``: 0
+    auto-arrangement, 1 guarded bases (:func:`~admiral.ai.setups.guarded_setup`), 2 the full
+    deliberate setup (:func:`~admiral.ai.setups.admiral_setup`); ``defend``: ships shift towards a
+    threatened base; ``pairs``: ships assemble formation pairs near the enemy; ``bomb``: the atomic
+    bomb advances and detonates on a favourable expected exchange."""
 
     memory: bool
     follow: bool
@@ -183,19 +189,19 @@ class Config:
     plan: bool
     search: int
     deep: int
-    admiral: bool
     noise: float
+    setup: int = 0
+    defend: bool = False
+    pairs: bool = False
+    bomb: bool = False
 
 
 CONFIGS = {
-    2: Config(memory=False, follow=False, infer=False, samples=6, plan=True, search=0, deep=0, admiral=False,
-              noise=0.5),
-    3: Config(memory=True, follow=False, infer=True, samples=10, plan=True, search=0, deep=0, admiral=False,
-              noise=0.05),
-    4: Config(memory=True, follow=False, infer=True, samples=10, plan=True, search=6, deep=6, admiral=False,
-              noise=0.05),
-    5: Config(memory=True, follow=True, infer=True, samples=12, plan=True, search=8, deep=8, admiral=True,
-              noise=0.05),
+    2: Config(memory=False, follow=False, infer=False, samples=6, plan=False, search=0, deep=0, noise=0.5),
+    3: Config(memory=True, follow=False, infer=True, samples=10, plan=True, search=0, deep=0, noise=0.05),
+    4: Config(memory=True, follow=False, infer=True, samples=10, plan=True, search=6, deep=6, noise=0.05, setup=1),
+    5: Config(memory=True, follow=True, infer=True, samples=12, plan=True, search=8, deep=8, noise=0.05, setup=2,
+              defend=True, pairs=True, bomb=True),
 }  # fmt: skip
 
 
@@ -230,10 +236,10 @@ class HeuristicBot:
     def setup(self, side: Side) -> dict[Cell, Kind]:
         """Level 5: a deliberate setup (:func:`admiral.ai.setups.admiral_setup`); others auto-arrange."""
         self._start(side)
-        if self.cfg.admiral:
-            from .setups import admiral_setup
+        if self.cfg.setup:
+            from .setups import admiral_setup, guarded_setup
 
-            return admiral_setup(self.side, self.rng)
+            return (admiral_setup if self.cfg.setup >= 2 else guarded_setup)(self.side, self.rng)
         return auto_arrange(self.side, self.rng)
 
     def observe(self, view: PlayerView) -> None:
@@ -278,7 +284,7 @@ class HeuristicBot:
                 if a.via is not None:
                     s += ctx.move_delta(a.src, a.via)
             elif kind is Detonate:
-                if not self.cfg.admiral:
+                if not self.cfg.bomb:
                     continue
                 s = ctx.attack_value(a) - 6.0
             else:
@@ -369,7 +375,7 @@ class _Context:
             targets |= {c for c, k in self.known.items() if k is A}
             self.base_dist = _field(targets or self.markers)
             self.threat_dist = None
-            if self.cfg.admiral:
+            if self.cfg.defend:
                 threatened = [c for c, k in self.own.items() if k is VMB and self.enemy_dist[c] <= 3]
                 if threatened:
                     self.threat_dist = _field(set(threatened))
@@ -429,8 +435,9 @@ class _Context:
                 th = threat.get(n)
                 if th is not None and th[k] > danger:
                     danger = th[k]
-        if not self.cfg.plan:
-            return (-0.2 * e if k in STRIKERS or k in (TR, ST, TK) else 0.0) - 0.6 * self.scarce * danger
+        if not self.cfg.plan:  # simple approach: the nearest marker, harder once the sea goes quiet
+            pull = 0.6 if self.endgame else 0.2
+            return (-pull * e if k in STRIKERS or k in (TR, ST, TK) else 0.0) - 0.6 * self.scarce * danger
         b = self.base_dist[c]
         t = 0.0
         if self.endgame and (k.is_rated or k is BR):
@@ -454,10 +461,10 @@ class _Context:
             t -= 0.1 * e
         elif k is M:
             t += 0.3 if _near(own, c, ES) else 0.0
-        elif k is AB and self.cfg.admiral:
+        elif k is AB and self.cfg.bomb:
             t -= 0.15 * e
         t -= 0.6 * self.scarce * danger
-        if self.cfg.admiral and k in FORMABLE and e <= 3:
+        if self.cfg.pairs and k in FORMABLE and e <= 3:
             for n in ORTH[c]:
                 mate = own.get(n)
                 if mate is not None and tuple(sorted((k, mate))) in PAIRS:

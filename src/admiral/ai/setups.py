@@ -19,7 +19,7 @@ from collections import Counter
 from ..engine import Cell, Kind, Side, auto_arrange, validate_setup
 from ..engine.board import cell_at
 
-__all__ = ["admiral_setup"]
+__all__ = ["admiral_setup", "guarded_setup"]
 
 K = Kind
 _TEMPLATE: dict[tuple[int, int], Kind] = {
@@ -33,6 +33,10 @@ _TEMPLATE: dict[tuple[int, int], Kind] = {
     (5, 3): K.PL, (6, 3): K.KRPL, (7, 3): K.PL,
     (2, 3): K.TK, (1, 3): K.T, (10, 3): K.TK, (11, 3): K.T, (2, 2): K.T, (10, 2): K.T,
 }  # fmt: skip
+
+
+#: The part of the template that guards the bases: each on the back edge between two mines, an ES in front.
+_GUARD = {pos: k for pos, k in _TEMPLATE.items() if pos[1] <= 1}
 
 
 def _cell(side: Side, col: int, row: int) -> Cell:
@@ -60,3 +64,12 @@ def admiral_setup(side: Side, rng: random.Random) -> dict[Cell, Kind]:
     if validate_setup(side, placed):
         return auto_arrange(side, rng)
     return dict(sorted(placed.items()))
+
+
+def guarded_setup(side: Side, rng: random.Random) -> dict[Cell, Kind]:
+    """Only the bases' guard of the template (each base on the back edge between two mines, their
+    ``ES`` in front), mirrored at random; every other unit auto-arranged around it (rules §3.4)."""
+    side = Side(side)
+    mirror = rng.random() < 0.5
+    partial = {_cell(side, 13 - col if mirror else col, row): k for (col, row), k in _GUARD.items()}
+    return auto_arrange(side, rng, partial)
