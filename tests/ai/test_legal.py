@@ -55,15 +55,18 @@ def test_setups_are_valid_and_reproducible(level: int) -> None:
         assert a == b
 
 
-def test_level_five_setup_guards_its_bases() -> None:
+@pytest.mark.parametrize("level", [4, 5])
+@pytest.mark.parametrize("side", list(Side))
+def test_levels_four_and_five_guard_their_bases(level: int, side: Side) -> None:
     from admiral.engine import Kind
     from admiral.engine.board import ORTH, cell_row
 
-    setup = make_bot(5, 1).setup(Side.SOUTH)
-    bases = [c for c, k in setup.items() if k is Kind.VMB]
-    assert [cell_row(c) for c in bases] == [0, 0]
-    for base in bases:
-        assert sorted(setup[n].code for n in ORTH[base]) == ["ES", "M", "M"]
+    for seed in range(5):
+        setup = make_bot(level, seed).setup(side)
+        bases = [c for c, k in setup.items() if k is Kind.VMB]
+        assert [cell_row(c) for c in bases] == ([0, 0] if side is Side.SOUTH else [14, 14])
+        for base in bases:
+            assert sorted(setup[n].code for n in ORTH[base]) == ["ES", "M", "M"]
 
 
 def test_make_bot_levels_and_names() -> None:

@@ -2,17 +2,21 @@
 bot's own side (plus the bot's memory of earlier views), output a legal action.
 
 - 1 «Юнга» (:class:`RandomBot`): random legal moves, attacks whenever it can.
-- 2 «Мичман»: greedy one ply: the expected exchange of each attack over identities sampled from the
-  public removal counts alone; otherwise a step towards the enemy.
+- 2 «Мичман»: greedy one ply on what it knows: the expected exchange of each attack over identities
+  sampled from the public removal counts alone (no memory of revealed units); otherwise a plain step
+  towards the nearest enemy marker, weak units kept out of contact. Auto-arranged setup.
 - 3 «Капитан-лейтенант»: heuristic evaluation (unit values, a positional plan: approach the enemy
   and its likely bases, keep weapons by their carriers, keep weak units out of contact) with
   memory of revealed units while they stay on their cells, and the deductions from movement and
-  setup (a marker that moved is not СМ/ВМБ, a front-row starter is not ВМБ).
+  setup (a marker that moved is not СМ/ВМБ, a front-row starter is not ВМБ); chooses its
+  defending declaration by expected exchange. Auto-arranged setup.
 - 4 «Прежний максимальный» (the previous maximum): level 3 plus a two-ply search (its action,
-  then the opponent's best attack) over determinizations sampled from its belief.
+  then the opponent's best attack) over determinizations sampled from its belief, and a setup that
+  guards its bases (each on the back edge between two mines, a destroyer in front).
 - 5 «Адмиральский»: level 4 plus full belief tracking (revealed units followed after they close
   and move, on top of the deductions above), formations assembled before striking, base defence,
-  the atomic bomb on a favourable expected exchange, and a deliberate setup.
+  the atomic bomb on a favourable expected exchange, and the whole deliberate setup (strike
+  formations in the front row as well as guarded bases).
 
 ``make_bot(level, seed)`` builds one; ``admiral tournament`` measures them (:mod:`.tournament`).
 """

@@ -206,8 +206,9 @@ CONFIGS = {
 
 
 class HeuristicBot:
-    """Levels 2–5: expected value of every attack over sampled enemy identities, a positional plan,
-    and (levels 4–5) a two-ply search over determinizations. See :data:`CONFIGS` and the docstring
+    """Levels 2–5: expected value of every attack over sampled enemy identities, a plain approach
+    (level 2) or a positional plan (levels 3–5), and (levels 4–5) a two-ply search over
+    determinizations. See :data:`CONFIGS` and the docstring
     of :mod:`admiral.ai` for what each level switches on.
 
     :param level: 2–5.
@@ -234,7 +235,8 @@ class HeuristicBot:
         self.seen_ply = -1
 
     def setup(self, side: Side) -> dict[Cell, Kind]:
-        """Level 5: a deliberate setup (:func:`admiral.ai.setups.admiral_setup`); others auto-arrange."""
+        """Level 5: the deliberate setup (:func:`admiral.ai.setups.admiral_setup`); level 4: guarded bases
+        (:func:`admiral.ai.setups.guarded_setup`); levels 2–3 auto-arrange."""
         self._start(side)
         if self.cfg.setup:
             from .setups import admiral_setup, guarded_setup

@@ -1,4 +1,5 @@
-"""Level 5's deliberate setup (rules §3): guarded bases, strike formations in front, screened weapons.
+"""Level 5's deliberate setup (rules §3): guarded bases, strike formations in front, screened weapons;
+and level 4's part of it, the guarded bases alone (:func:`guarded_setup`).
 
 The template, in the side's own coordinates (column 0–13 from its left, row 0 = its back edge,
 row 4 = its front row), is mirrored left–right at random and the units it leaves free are
