@@ -14,6 +14,11 @@ the update arrives (``--think-ms 0``: the server's saturation) or after a human-
     .venv/bin/python bench/ws_load.py --games 100
     .venv/bin/python bench/ws_load.py --games 500 --plies 30 --think-ms 3000
     .venv/bin/python bench/ws_load.py --url http://127.0.0.1:8000 --games 50
+    .venv/bin/python bench/ws_load.py --instances 2 --database-url postgresql+psycopg://postgres@127.0.0.1/postgres \
+        --redis-url redis://127.0.0.1:6379/0 --games 500 --plies 30 --think-ms 3000
+
+With ``--instances 2`` (PostgreSQL and Redis required) it starts two servers sharing a fresh database and Redis,
+and seats each game's South on one instance and North on the other: every action crosses instances.
 
 A benchmark, not a test: it prints figures and asserts nothing about speed.
 """
@@ -66,16 +71,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(tmp: Path) -> tuple[subprocess.Popen, str]:
-    """``admiral serve`` on a free port with a fresh SQLite file; returns the process and its URL."""
+def start_server(tmp: Path, extra: dict[str, str] | None = None, name: str = "server") -> tuple[subprocess.Popen, str]:
+    """``admiral serve`` on a free port (a fresh SQLite file unless ``extra`` says otherwise); returns the
+    process and its URL."""
     port = free_port()
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{tmp / 'bench.db'}",
         "ENVIRONMENT": "development",
         "PORT": str(port),
+        **(extra or {}),
     }
-    log = open(tmp / "server.log", "w")  # lives as long as the server
+    log = open(tmp / f"{name}.log", "w")  # lives as long as the server
     proc = subprocess.Popen(
         [sys.executable, "-c", "from admiral.cli import app; app()", "serve", "--port", str(port)],
         env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -178,9 +185,10 @@ async def post(http: httpx.AsyncClient, url: str, **kw) -> httpx.Response:
 
 
 async def one_game(
-    bench: Bench, url: str, http: httpx.AsyncClient, plies: int, seed: int, sem, think_s: float = 0.0
+    bench: Bench, urls: list[str], http: httpx.AsyncClient, plies: int, seed: int, sem, think_s: float = 0.0
 ) -> None:
     south_tok, north_tok = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+    url, other = urls[seed % len(urls)], urls[(seed + 1) % len(urls)]
     async with sem:
         r = await post(
             http,
@@ -190,13 +198,19 @@ async def one_game(
         )
         r.raise_for_status()
         data = r.json()
-        await post(http, f"{url}{data['invite_url']}", headers={"cookie": f"{COOKIE}={north_tok}"})
+        # the invite page carries the anti-CSRF token of North's browser
+        page = await http.get(f"{other}{data['invite_url']}", headers={"cookie": f"{COOKIE}={north_tok}"})
+        token = page.text.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
+        r = await post(http, f"{other}{data['invite_url']}", headers={"cookie": f"{COOKIE}={north_tok}"},
+                       data={"csrf_token": token})  # fmt: skip
+        assert r.status_code == 303, r.text
     ws_url = url.replace("http", "ws", 1) + f"/ws/games/{data['game_id']}"
+    ws_other = other.replace("http", "ws", 1) + f"/ws/games/{data['game_id']}"
     sent: dict[int, float] = {}
     rng = random.Random(seed)
     async with (
         websockets.connect(ws_url, additional_headers={"Cookie": f"{COOKIE}={south_tok}"}, max_size=2**22) as s,
-        websockets.connect(ws_url, additional_headers={"Cookie": f"{COOKIE}={north_tok}"}, max_size=2**22) as n,
+        websockets.connect(ws_other, additional_headers={"Cookie": f"{COOKIE}={north_tok}"}, max_size=2**22) as n,
     ):
         await asyncio.gather(
             player(bench, s, "south", plies, sent, rng, True, think_s),
@@ -205,15 +219,16 @@ async def one_game(
     bench.done += 1
 
 
-async def run(args: argparse.Namespace, url: str, pid: int | None) -> None:
+async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> None:
     bench = Bench(args.games)
+    pid = pids[0] if len(pids) == 1 else None
     rss_idle = rss_kib(pid) if pid else 0
     sem = asyncio.Semaphore(50)
     limits = httpx.Limits(max_connections=100)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         t0 = time.perf_counter()
         tasks = [
-            asyncio.create_task(one_game(bench, url, http, args.plies, args.seed + i, sem, args.think_ms / 1000))
+            asyncio.create_task(one_game(bench, urls, http, args.plies, args.seed + i, sem, args.think_ms / 1000))
             for i in range(args.games)
         ]
         ready = asyncio.create_task(bench.all_ready.wait())
@@ -224,12 +239,12 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> None:
                     raise SystemExit(f"a game failed before play: {t.exception()!r}")
             tasks = [t for t in tasks if not t.done()]
         t_play = time.perf_counter()
-        cpu_play = cpu_s(pid) if pid else 0.0
+        cpu_play = sum(cpu_s(p) for p in pids)
         rss_open = rss_kib(pid) if pid else 0
         print(f"{args.games} games open and ready in {t_play - t0:.1f} s", flush=True)
         await asyncio.gather(*tasks)
         t_end = time.perf_counter()
-        cpu_used = (cpu_s(pid) - cpu_play) if pid else 0.0
+        cpu_used = sum(cpu_s(p) for p in pids) - cpu_play
     lat = sorted(bench.latencies)
     p = (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000) if lat else (lambda q: float("nan"))
     print(f"games: {args.games}, plies per game: {args.plies}, think time: {args.think_ms} ms, errors: {bench.errors}")
@@ -237,7 +252,8 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> None:
     print(f"latency send → opponent's update: p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms (n={len(lat)})")
     if lat:
         print(f"  mean {statistics.fmean(lat) * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms")
-    if pid and bench.actions:
+    if pids and bench.actions:
+        print(f"instances: {len(urls)}")
         print(
             f"server CPU during play: {cpu_used:.1f} s → {cpu_used / bench.actions * 1000:.2f} ms per action "
             f"(one core would serve ~{bench.actions / cpu_used:,.0f} actions/s)"
@@ -260,18 +276,46 @@ def main() -> None:
         default=0.0,
         help="mean think time of a player before each action, ms (0: act as soon as the update arrives)",
     )
+    ap.add_argument("--instances", type=int, default=1, help="servers to start (2+: sharing PostgreSQL + Redis)")
+    ap.add_argument("--database-url", help="PostgreSQL admin URL (a fresh database is made there)")
+    ap.add_argument("--redis-url", help="Redis URL the instances share")
     args = ap.parse_args()
     if args.url:
-        asyncio.run(run(args, args.url.rstrip("/"), None))
+        asyncio.run(run(args, [u.rstrip("/") for u in args.url.split(",")], []))
         return
     with tempfile.TemporaryDirectory(prefix="admiral-bench-") as tmp:
-        proc, url = start_server(Path(tmp))
-        try:
-            asyncio.run(run(args, url, proc.pid))
-        finally:
-            proc.terminate()
-            proc.wait(timeout=20)
+        extra: dict[str, str] = {}
+        cleanup = None
+        if args.instances > 1 or args.database_url:
+            if not (args.database_url and args.redis_url) and args.instances > 1:
+                raise SystemExit("--instances 2+ needs --database-url (PostgreSQL) and --redis-url")
+            from sqlalchemy import create_engine, make_url, text
 
+            from admiral.store import upgrade_database
+
+            name = f"admiral_bench_{secrets.token_hex(4)}"
+            admin = create_engine(args.database_url, isolation_level="AUTOCOMMIT")
+            with admin.connect() as conn:
+                conn.execute(text(f'CREATE DATABASE "{name}"'))
+            db = make_url(args.database_url).set(database=name).render_as_string(hide_password=False)
+            upgrade_database(db)
+            extra = {"DATABASE_URL": db, "MIGRATE_ON_START": "0", "SECRET_KEY": "bench-" + secrets.token_hex(8)}
+            if args.redis_url:
+                extra["REDIS_URL"] = args.redis_url
+
+            def cleanup() -> None:
+                with admin.connect() as conn:
+                    conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+        servers = [start_server(Path(tmp), extra, f"server{i}") for i in range(max(1, args.instances))]
+        try:
+            asyncio.run(run(args, [u for _, u in servers], [p.pid for p, _ in servers]))
+        finally:
+            for proc, _ in servers:
+                proc.terminate()
+                proc.wait(timeout=20)
+            if cleanup is not None:
+                cleanup()
 
 if __name__ == "__main__":
     main()

@@ -8,6 +8,7 @@ One :class:`TestClient` serves an app (one event loop, one service); each :class
 from __future__ import annotations
 
 import contextlib
+import os
 import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,19 +20,50 @@ from starlette.testclient import TestClient
 from admiral.web import Settings, create_app
 from admiral.web.deps import COOKIE, csrf_token
 
+#: Run the web tests against PostgreSQL and Redis (CI's second run): e.g.
+#: ``ADMIRAL_TEST_DATABASE_URL=postgresql+psycopg://postgres@127.0.0.1:5432/postgres``,
+#: ``ADMIRAL_TEST_REDIS_URL=redis://127.0.0.1:6379/0``. Unset: SQLite files and the in-process bus.
+PG_URL = os.environ.get("ADMIRAL_TEST_DATABASE_URL")
+REDIS_URL = os.environ.get("ADMIRAL_TEST_REDIS_URL") or None
+
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    """A fresh SQLite file per test."""
-    return f"sqlite:///{tmp_path / 'admiral.db'}"
+def db_url(tmp_path: Path) -> Iterator[str]:
+    """A fresh database per test: an SQLite file, or a new PostgreSQL database (dropped afterwards)."""
+    if not PG_URL:
+        yield f"sqlite:///{tmp_path / 'admiral.db'}"
+        return
+    from sqlalchemy import create_engine, make_url, text
+
+    name = f"admiral_test_{secrets.token_hex(5)}"
+    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def test_settings(db_url: str, **overrides: Any) -> Settings:
+    """Test settings: tiny grace and sweep period, test time controls on, no .env file; Redis when the
+    environment asks for it (see ``REDIS_URL``)."""
+    values: dict[str, Any] = {
+        "database_url": db_url, "claim_grace_ms": 200, "sweep_interval_s": 0.2, "test_time_controls": True,
+        "redis_url": REDIS_URL,
+    }  # fmt: skip
+    return Settings(_env_file=None, **{**values, **overrides})
+
+
+test_settings.__test__ = False  # a helper, not a test
 
 
 @pytest.fixture
 def settings(db_url: str) -> Settings:
-    """Test settings: tiny grace and sweep period, test time controls on, no .env file."""
-    return Settings(
-        _env_file=None, database_url=db_url, claim_grace_ms=200, sweep_interval_s=0.2, test_time_controls=True
-    )
+    """The shared test settings (:func:`test_settings`)."""
+    return test_settings(db_url)
 
 
 @contextlib.contextmanager
@@ -238,3 +270,55 @@ def close_code(ws: Any, limit: int = 50) -> int:
         except WebSocketDisconnect as e:
             return e.code
     raise AssertionError("the socket was not closed")
+
+
+class _Row(dict):
+    """A row by column name (``row["status"]``, ``dict(row)``) or by position (``row[0]``)."""
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, int):
+            return list(self.values())[key]
+        return super().__getitem__(key)
+
+
+class RawDb:
+    """A raw connection to the test database, SQLite or PostgreSQL, with the small part of :mod:`sqlite3`'s API
+    the tests use: ``execute(sql, params)`` with ``?`` placeholders, ``fetchone``/``fetchall``/iteration giving
+    rows by name and position, ``with db:`` committing, ``close()``."""
+
+    def __init__(self, url: str) -> None:
+        from sqlalchemy import create_engine
+
+        self.engine = create_engine(url)
+        self.conn = self.engine.connect()
+
+    def execute(self, sql: str, params: tuple = ()) -> Any:
+        if self.engine.dialect.name != "sqlite":
+            sql = sql.replace("?", "%s")
+        result = self.conn.exec_driver_sql(sql, tuple(params))
+
+        class _Result:
+            def fetchone(self) -> _Row | None:
+                row = result.fetchone()
+                return None if row is None else _Row(row._mapping)
+
+            def fetchall(self) -> list[_Row]:
+                return [_Row(r._mapping) for r in result]
+
+            def __iter__(self):
+                return iter(self.fetchall())
+
+        return _Result()
+
+    def __enter__(self) -> RawDb:
+        return self
+
+    def __exit__(self, exc_type: Any, *_: Any) -> None:
+        if exc_type is None:
+            self.conn.commit()
+        else:
+            self.conn.rollback()
+
+    def close(self) -> None:
+        self.conn.close()
+        self.engine.dispose()

@@ -11,7 +11,7 @@ import pytest
 from admiral.web import Settings
 from admiral.web.deps import SESSION_COOKIE
 
-from .conftest import Browser, snapshot, until
+from .conftest import Browser, snapshot, test_settings, until
 
 PASSWORD = "Броненосец-1905"
 
@@ -24,10 +24,9 @@ def mail_dir(tmp_path: Path) -> Path:
 @pytest.fixture
 def settings(db_url: str, mail_dir: Path) -> Settings:
     """Shared settings, mail into files, bots answering at once."""
-    return Settings(
-        _env_file=None, database_url=db_url, claim_grace_ms=200, sweep_interval_s=0.2, test_time_controls=True,
-        mail_backend="file", mail_dir=mail_dir, public_url="http://admiral.test", bot_delay_ms=0,
-    )  # fmt: skip
+    return test_settings(
+        db_url, mail_backend="file", mail_dir=mail_dir, public_url="http://admiral.test", bot_delay_ms=0
+    )
 
 
 class Person(Browser):

@@ -11,17 +11,14 @@ import pytest
 from admiral.engine import PlayerView
 from admiral.web import Settings
 
-from .conftest import Browser, error, pick_action, running, snapshot, until
+from .conftest import Browser, error, pick_action, running, snapshot, test_settings, until
 
 
 @pytest.fixture
 def settings(db_url: str) -> Settings:
     """As the shared settings, with bots answering at once (no human-feeling pause) and no message-rate
     cap (a scripted player answering an instant bot sends far more than a person's 20 messages a second)."""
-    return Settings(
-        _env_file=None, database_url=db_url, claim_grace_ms=200, sweep_interval_s=0.2, test_time_controls=True,
-        bot_delay_ms=0, ws_max_rate=1000,
-    )  # fmt: skip
+    return test_settings(db_url, bot_delay_ms=0, ws_max_rate=1000)
 
 
 def ai_game(b: Browser, level: int = 1, side: str = "south", **extra: Any) -> str:
@@ -84,6 +81,14 @@ def test_home_page_offers_every_level(browsers) -> None:
         {"opponent": "ai", "ai_level": -1},
         {"opponent": "ai", "ai_level": "five"},
         {"opponent": "robot", "ai_level": 3},
+        {"opponent": "ai", "ai_level": True},  # QA: a bool was taken for level 1
+        {"opponent": "ai", "ai_level": 3.0},
+        {"opponent": "ai", "ai_level": " 3 "},
+        {"opponent": "", "ai_level": 3},  # QA: became a friend game with an invite
+        {"opponent": "friend", "ai_level": 3},
+        {"opponent": "ai", "ai_level": 1, "base_ms": -5},  # QA: negative test clocks were accepted
+        {"opponent": "ai", "ai_level": 1, "base_ms": 1000, "increment_ms": -1000},
+        {"opponent": "ai", "ai_level": 1, "setup_ms": -1},
     ],
 )
 def test_bad_ai_settings_are_refused(browsers, body: dict) -> None:
@@ -200,9 +205,32 @@ def test_bot_memory_is_rebuilt_after_a_restart(settings: Settings) -> None:
         assert g.bot_seen["north"] == version + 1 and "north" in g.bots
 
 
-def test_bot_flag_falls_like_a_humans(browsers, client) -> None:
-    """The bot's clock runs while it thinks: with 0.3 s on its clock and a 2 s pause it loses on time."""
-    client.app.state.service.options.bot_delay_ms = 2000
+def test_the_bots_courtesy_pause_never_costs_it_a_short_game(client) -> None:
+    """QA finding: the 0.5 s pause before each answer ran the bot's clock out in 1+0 games. The pause is at
+    most 1 % of the bot's remaining time."""
+    service = client.app.state.service
+    service.options.bot_delay_ms = 500
+    g = type("G", (), {})()
+    from admiral.service.clock import GameClock
+
+    g.clock = GameClock({"south": 60_000, "north": 10_000})
+    g.clock.start("north", time.monotonic(), 0)
+    assert service._bot_pause(g, "south") == 0.5
+    assert 0.09 <= service._bot_pause(g, "north") <= 0.1
+    g.clock = None
+    assert service._bot_pause(g, "north") == 0.5
+
+
+def test_bot_flag_falls_like_a_humans(browsers, client, monkeypatch) -> None:
+    """The bot's clock runs while it thinks: with 0.3 s on its clock and 2 s of thought it loses on time."""
+    service = client.app.state.service
+    real = service.rules.bot_act
+
+    def slow(bot: Any, view: Any, deadline_s: float) -> str:
+        time.sleep(2)
+        return real(bot, view, deadline_s)
+
+    monkeypatch.setattr(service.rules, "bot_act", slow)
     b = browsers()
     game_id = ai_game(b, side="north", base_ms=300, increment_ms=0, setup_ms=0)
     with b.ws(game_id) as ws:

@@ -3,17 +3,14 @@ light start-up (only timed games loaded), expiry of invites nobody accepted, spe
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from typing import Any
 
-from .conftest import Browser, live_game, observe, running, snapshot, start_game, until
+from .conftest import Browser, RawDb, live_game, observe, running, snapshot, start_game, until
 
 
-def _db(settings) -> sqlite3.Connection:
-    con = sqlite3.connect(settings.database_url.removeprefix("sqlite:///"))
-    con.row_factory = sqlite3.Row
-    return con
+def _db(settings) -> RawDb:
+    return RawDb(settings.database_url)
 
 
 def _row(settings, game_id: str) -> dict[str, Any]:

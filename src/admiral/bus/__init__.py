@@ -15,6 +15,7 @@ one game.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from abc import ABC, abstractmethod
 from typing import Any
 
@@ -61,6 +62,24 @@ class EventBus(ABC):
 
     async def close(self) -> None:  # noqa: B027 - optional hook
         """Release resources (connections of a networked bus)."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether other instances share the games (a networked bus): then each mutation of a game takes
+        :meth:`lock` and re-reads the game if another instance changed it."""
+        return False
+
+    async def mark_present(self, game_id: str, side: str, present: bool) -> None:  # noqa: B027 - optional hook
+        """Record whether this instance holds an open socket of ``side`` in ``game_id`` (shared buses only)."""
+
+    async def present_elsewhere(self, game_id: str) -> dict[str, bool]:
+        """Sides of ``game_id`` with an open socket on another instance (shared buses only)."""
+        return {}
+
+    def lock(self, name: str) -> contextlib.AbstractAsyncContextManager[Any]:
+        """A lock on ``name`` across every instance sharing this bus (in one process: no lock needed, the
+        game's own asyncio lock serialises)."""
+        return contextlib.nullcontext()
 
 
 class InProcessBus(EventBus):

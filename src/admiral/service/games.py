@@ -28,11 +28,13 @@ from __future__ import annotations
 import asyncio
 import base64
 import concurrent.futures
+import contextlib
 import hashlib
 import hmac
 import logging
 import secrets
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -101,6 +103,13 @@ class Seat:
     auto_declare: bool
     connections: int = 0
     gone_since: float = field(default_factory=time.monotonic)
+    #: An open socket of this seat on another instance (instances sharing the games).
+    elsewhere: bool = False
+
+    @property
+    def connected(self) -> bool:
+        """Whether the seat's player has a socket open anywhere (a bot is always there)."""
+        return self.connections > 0 or self.elsewhere or self.bot_level is not None
 
     @property
     def bot_level(self) -> int | None:
@@ -247,7 +256,8 @@ class GameService:
         deadlines move by the downtime (since each game's last checkpoint); one bulk write; timers armed."""
         wall, mono = _wall_ms(), time.monotonic()
         rows: list[dict[str, Any]] = []
-        for g, row in loaded:
+        shifting = [] if self.bus.shared else loaded  # shared: other instances served on, time ran as stored
+        for g, row in shifting:
             values: dict[str, Any] = {"id": g.id, "checkpoint_at": wall}
             if g.clock is not None and g.status == "play":
                 g.clock.start(g.clock.running, mono, wall)
@@ -263,6 +273,45 @@ class GameService:
         for g, _ in loaded:
             self._schedule(g)
         log.info("resumed %d timed games", len(loaded))
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, g: LiveGame) -> AsyncIterator[None]:
+        """Hold the game for one mutation: its asyncio lock; with instances sharing the games (a Redis bus)
+        also the game's Redis lock, and the cached copy is re-read from the database if another instance
+        changed it (``games.revision``). Why a Redis lock rather than a database row lock: the repository's
+        transactions are short, one per call, and must not span the engine's work and awaits; the lock is
+        held for milliseconds, and its lease frees a game whose instance died. The unique ``(game_id, ply)``
+        of the action rows stays the last guard should a lease ever expire mid-write."""
+        async with g.lock:
+            if not self.bus.shared:
+                yield
+                return
+            async with self.bus.lock(f"game:{g.id}"):
+                if self.store.stale(g.id):
+                    self._reload(g)
+                yield
+
+    async def refresh(self, g: LiveGame) -> bool:
+        """Re-read ``g`` if another instance changed it, and where its players' sockets are (instances sharing
+        the games only; a no-op otherwise).
+
+        :returns: whether anything a snapshot shows may have changed."""
+        if not self.bus.shared:
+            return False
+        changed = False
+        if self.store.stale(g.id):
+            async with self._locked(g):
+                pass
+            changed = True
+        elsewhere = await self.bus.present_elsewhere(g.id)
+        mono = time.monotonic()
+        for side, seat in g.seats.items():
+            now_there = elsewhere.get(side, False)
+            if now_there != seat.elsewhere:
+                seat.elsewhere, changed = now_there, True
+                if not seat.connected:
+                    seat.gone_since = mono
+        return changed
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -304,10 +353,15 @@ class GameService:
         g.status = row.status
         g.draw_offer, g.rematch_id = row.draw_offer, row.rematch_id
         g.setup_deadline_ms = row.setup_deadline
+        old_seats = g.seats
         g.seats = {
             side: Seat(side, s.browser_hash, dict(s.draft or {}), s.ready, s.auto_declare)
             for side, s in loaded.seats.items()
         }
+        for side, seat in g.seats.items():  # a reload keeps what this instance knows of the sockets
+            if (before := old_seats.get(side)) is not None:
+                seat.connections, seat.gone_since = before.connections, before.gone_since
+                seat.elsewhere = before.elsewhere
         g.game, g.turns = None, {"south": 0, "north": 0}
         g.views_version = -1
         g.bots, g.bot_seen = {}, {}
@@ -326,7 +380,11 @@ class GameService:
                         self._credit(g)  # a crash between the end and the credit: finish the job
         if g.settings.base_ms and g.game is not None:
             g.clock = GameClock({"south": row.clock_south_ms or 0, "north": row.clock_north_ms or 0})
-            g.clock.start(row.clock_running, time.monotonic(), row.clock_started_at or _wall_ms())
+            # The running clock has run since its stored stamp (a reload, or another instance's game): charge
+            # that time; a restart of a lone server then restarts the clocks from "now" (_resume_all).
+            wall = _wall_ms()
+            started = row.clock_started_at or wall
+            g.clock.start(row.clock_running, time.monotonic() - max(0, wall - started) / 1000, started)
         else:
             g.clock = None
 
@@ -451,7 +509,7 @@ class GameService:
             return None
         if self.invite_state(g, browser_hash) != "open":
             return g.id
-        async with g.lock:
+        async with self._locked(g):
             free = [s for s in SIDES if g.seats[s].browser_hash is None]
             if g.status != "waiting" or not free:
                 return g.id
@@ -505,6 +563,7 @@ class GameService:
         seat = g.seats[side]
         seat.connections += 1
         if seat.connections == 1:
+            await self.bus.mark_present(g.id, side, True)
             await self._publish(g)
 
     async def disconnect(self, g: LiveGame, side: str | None) -> None:
@@ -515,6 +574,7 @@ class GameService:
         seat = g.seats[side]
         seat.connections = max(0, seat.connections - 1)
         if seat.connections == 0:
+            await self.bus.mark_present(g.id, side, False)
             seat.gone_since = time.monotonic()
             await self._publish(g)
             if g.status == "play":  # let the opponent's page learn when a claim becomes possible
@@ -523,7 +583,7 @@ class GameService:
 
     def _disconnected_ms(self, g: LiveGame, side: str, mono: float) -> int:
         seat = g.seats[side]
-        if seat.browser_hash is None or seat.connections > 0 or seat.bot_level is not None:
+        if seat.browser_hash is None or seat.connected:
             return 0
         return int((mono - seat.gone_since) * 1000)
 
@@ -569,7 +629,7 @@ class GameService:
             "players": {
                 s: {
                     "joined": g.seats[s].browser_hash is not None,
-                    "connected": g.seats[s].connections > 0 or g.seats[s].bot_level is not None,
+                    "connected": g.seats[s].connected,
                     "bot": self._bot_info(g.seats[s].bot_level),
                     "ready": g.seats[s].ready,
                     "disconnected_ms": self._disconnected_ms(g, s, mono),
@@ -655,7 +715,7 @@ class GameService:
     # -- setup -----------------------------------------------------------------------------------------
 
     async def _setup(self, g: LiveGame, side: str, msg: SetupUpdateMsg | SetupAutoMsg | SetupReadyMsg) -> list[dict]:
-        async with g.lock:
+        async with self._locked(g):
             if g.status not in ("waiting", "setup"):
                 raise self._not_in_setup(g)
             seat = g.seats[side]
@@ -728,7 +788,7 @@ class GameService:
     async def set_prefs(self, g: LiveGame, side: str, *, auto_declare: bool) -> None:
         """Set the seat's "always declare the strongest formation" preference; if a declaration is pending
         for it now, it is made at once."""
-        async with g.lock:
+        async with self._locked(g):
             g.seats[side].auto_declare = auto_declare
             self.store.update_seat(g.id, side, auto_declare=auto_declare)
             if (
@@ -754,7 +814,7 @@ class GameService:
         except RuleError as e:
             raise ServiceError("illegal_action", engine_message(e.code), {"code": e.code, "reason": e.reason}) from None
         flagged = False
-        async with g.lock:
+        async with self._locked(g):
             self._check_playing(g)
             if ply != self.rules.ply(g.game):
                 raise ServiceError(
@@ -871,7 +931,7 @@ class GameService:
 
     async def _end(self, g: LiveGame, side: str, how: str) -> None:
         """Resign (``resign``) or claim the win over a disconnected opponent (``claim``)."""
-        async with g.lock:
+        async with self._locked(g):
             self._check_playing(g)
             if how == "claim":
                 if not self.can_claim(g, side):
@@ -885,7 +945,7 @@ class GameService:
 
     async def offer_draw(self, g: LiveGame, side: str) -> None:
         """Offer a draw; an offer already made by the opponent is accepted instead."""
-        async with g.lock:
+        async with self._locked(g):
             self._check_playing(g)
             if (level := g.seats[_other(side)].bot_level) is not None:
                 name = self.rules.bot_levels().get(level, "")
@@ -902,7 +962,7 @@ class GameService:
 
     async def accept_draw(self, g: LiveGame, side: str) -> None:
         """Accept the opponent's draw offer: the game ends in a draw by agreement (rules §10.3)."""
-        async with g.lock:
+        async with self._locked(g):
             self._check_playing(g)
             if g.draw_offer != _other(side):
                 raise ServiceError("no_draw_offer", "Соперник не предлагал ничью.")
@@ -911,7 +971,7 @@ class GameService:
 
     async def decline_draw(self, g: LiveGame, side: str) -> None:
         """Decline the opponent's draw offer."""
-        async with g.lock:
+        async with self._locked(g):
             self._check_playing(g)
             if g.draw_offer != _other(side):
                 raise ServiceError("no_draw_offer", "Соперник не предлагал ничью.")
@@ -922,7 +982,7 @@ class GameService:
 
     async def abort(self, g: LiveGame, side: str) -> None:
         """Abort the game: before play, or while neither side has made two turns. Status ``aborted``, no result."""
-        async with g.lock:
+        async with self._locked(g):
             if g.status in ("over", "aborted"):
                 raise ServiceError("game_over", "Партия окончена.")
             if not self.can_abort(g):
@@ -944,7 +1004,7 @@ class GameService:
         :raises ServiceError: ``not_over`` while the game is on; ``cannot_rematch`` if a seat was never taken
             (a game aborted before the friend joined).
         """
-        async with g.lock:
+        async with self._locked(g):
             if g.status not in ("over", "aborted"):
                 raise ServiceError("not_over", "Реванш — после окончания партии.")
             if any(g.seats[s].browser_hash is None for s in SIDES):
@@ -1015,6 +1075,14 @@ class GameService:
         self._tasks.add(g.bot_task)
         g.bot_task.add_done_callback(self._tasks.discard)
 
+    def _bot_pause(self, g: LiveGame, side: str) -> float:
+        """Seconds the bot waits before answering (so a player sees their own move land first): ``bot_delay_ms``,
+        at most 1 % of the bot's remaining clock — a short game is never lost on this courtesy."""
+        pause = self.options.bot_delay_ms / 1000
+        if g.clock is not None:
+            pause = min(pause, max(0.0, g.clock.left(side, time.monotonic()) / 100_000))
+        return pause
+
     def _bot_deadline(self, g: LiveGame, side: str, level: int) -> float:
         """Seconds the bot may think: its level's budget, at most 1/30 of its remaining clock."""
         budget = self.options.bot_think_s.get(level, 1.0)
@@ -1027,9 +1095,9 @@ class GameService:
         game is still at the ply the bot saw. A bot that fails or answers illegally resigns (logged)."""
         try:
             async with g.bot_lock:
-                await asyncio.sleep(self.options.bot_delay_ms / 1000)
+                await asyncio.sleep(self._bot_pause(g, side))
                 level = g.seats[side].bot_level or 1
-                async with g.lock:
+                async with self._locked(g):
                     if g.status != "play" or self.rules.to_act(g.game) != side:
                         return
                     game, ply = g.game, self.rules.ply(g.game)
@@ -1046,7 +1114,7 @@ class GameService:
                 try:
                     if fresh:  # a restart (or a reload) lost its memory: show it the game so far
                         await loop.run_in_executor(self._bot_pool, self.rules.bot_catch_up, bot, game, side)
-                        async with g.lock:
+                        async with self._locked(g):
                             if g.status != "play" or self.rules.ply(g.game) != ply:
                                 return
                             view = self.rules.bot_view(game, side, 0)
@@ -1056,7 +1124,7 @@ class GameService:
                 think_ms = (time.perf_counter() - started) * 1000
                 metrics.BOT_MOVE_SECONDS.labels(level=str(level)).observe(think_ms / 1000)
                 g.bot_seen[side] = ply
-                async with g.lock:
+                async with self._locked(g):
                     if g.status != "play" or g.game is not game or self.rules.ply(g.game) != ply:
                         return  # the game moved on meanwhile (resignation, flag, abort): the answer is void
                     g.log.info("bot level=%s ply=%s think_ms=%.0f action=%s", level, ply, think_ms, notation)
@@ -1080,7 +1148,7 @@ class GameService:
 
     async def _on_timer(self, g: LiveGame) -> None:
         changed = False
-        async with g.lock:
+        async with self._locked(g):
             changed = self._check_deadlines(g)
             if not changed:
                 self._schedule(g)
@@ -1112,12 +1180,16 @@ class GameService:
 
     async def sweep(self) -> None:
         """Check the timed games' deadlines (a backstop for the timers), expire invites nobody accepted,
-        checkpoint running clocks and setup deadlines, drop finished games nobody watches from the cache."""
+        checkpoint running clocks and setup deadlines, drop finished games nobody watches from the cache.
+        Instances sharing the games also renew their sockets' presence marks and take over the deadlines of
+        games whose instance died (any overdue game in the database is loaded and handled here)."""
+        if self.bus.shared:
+            await self._shared_sweep()
         for g in list(self.games.values()):
             if not g.timed or g.lock.locked():
                 continue
             try:
-                async with g.lock:
+                async with self._locked(g):
                     changed = self._check_deadlines(g)
                 if changed:
                     await self._publish(g)
@@ -1132,6 +1204,25 @@ class GameService:
         for game_id, g in list(self.games.items()):
             if not g.active and not g.watched and not g.lock.locked():
                 del self.games[game_id]
+
+    async def _shared_sweep(self) -> None:
+        """Presence heartbeats, and the overdue timers of games other instances left behind."""
+        for g in list(self.games.values()):
+            for side, seat in g.seats.items():
+                if seat.connections > 0:
+                    await self.bus.mark_present(g.id, side, True)
+        for game_id in self.store.overdue_game_ids(_wall_ms()):
+            try:
+                g = self.get(game_id)
+                if g.lock.locked():
+                    continue
+                async with self._locked(g):
+                    changed = self._check_deadlines(g)
+                if changed:
+                    g.log.info("took over an overdue deadline")
+                    await self._publish(g)
+            except Exception:
+                log.exception("game=%s overdue check failed", game_id)
 
     async def _expire_waiting(self) -> None:
         """Abort the games whose invite was not accepted within ``waiting_ttl_s``: one bulk ``UPDATE`` in the
@@ -1165,7 +1256,7 @@ class GameService:
                 row.update(self._clock_values(g))
             rows.append(row)
         try:
-            self.store.checkpoint(rows)
+            self.store.checkpoint(rows, guarded=self.bus.shared)
         except Exception:
             log.exception("checkpoint failed")
 

@@ -105,6 +105,11 @@ class AccountStore:
                 s.execute(
                     update(SavedSetupRow).where(SavedSetupRow.browser_hash == old_key).values(browser_hash=new_key)
                 )
+                moved = select(GameSeatRow.game_id).where(GameSeatRow.browser_hash == new_key)
+                s.execute(  # other instances caching these games must see the change
+                    update(GameRow).where(GameRow.id.in_(moved)).values(revision=GameRow.revision + 1)
+                    .execution_options(synchronize_session=False)
+                )  # fmt: skip
             return row
         except IntegrityError:
             raise Taken("nickname") from None

@@ -62,6 +62,9 @@ class GameRow(Base):
     draw_offer: Mapped[str | None] = mapped_column(String(8))
     rematch_id: Mapped[str | None] = mapped_column(String(16))
     rematch_of: Mapped[str | None] = mapped_column(String(16))
+    #: Bumped by every write of the game or its seats (not by clock checkpoints): instances sharing the
+    #: database compare it with the revision they cached.
+    revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class GameSeatRow(Base):

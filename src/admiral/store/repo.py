@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, and_, delete, func, or_, select, update
+from sqlalchemy import Engine, and_, bindparam, case, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -47,6 +47,27 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        #: The ``games.revision`` this store last read or wrote, per game: when the database holds another
+        #: one, some other instance changed the game (see :meth:`stale`).
+        self.known: dict[str, int] = {}
+
+    def _bump(self, conn: Any, game_id: str, **values: Any) -> None:
+        """Set ``values`` on a game and bump its revision, in the caller's transaction; remember the new one."""
+        rev = conn.execute(
+            _GAMES.update().where(_GAMES.c.id == game_id).values(revision=_GAMES.c.revision + 1, **values)
+            .returning(_GAMES.c.revision)
+        ).scalar()  # fmt: skip
+        if rev is not None:
+            self.known[game_id] = rev
+
+    def revision(self, game_id: str) -> int | None:
+        """The game's revision in the database (``None``: no such game)."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(_GAMES.c.revision).where(_GAMES.c.id == game_id)).scalar()
+
+    def stale(self, game_id: str) -> bool:
+        """Whether another writer changed the game since this store last read or wrote it."""
+        return self.revision(game_id) != self.known.get(game_id)
 
     def session(self) -> Session:
         """A new session (use as a context manager)."""
@@ -57,9 +78,11 @@ class Store:
     def create_game(self, game: GameRow, seats: Iterable[GameSeatRow]) -> None:
         """Insert a game with its seats in one transaction."""
         with self.sessions.begin() as s:
+            game.revision = 0
             s.add(game)
             s.flush()
             s.add_all(seats)
+        self.known[game.id] = 0
 
     def load_game(self, game_id: str) -> LoadedGame | None:
         """The stored game, its seats and actions; ``None`` if there is no such game."""
@@ -67,6 +90,7 @@ class Store:
             game = s.get(GameRow, game_id)
             if game is None:
                 return None
+            self.known[game_id] = game.revision
             seats = {r.side: r for r in s.scalars(select(GameSeatRow).where(GameSeatRow.game_id == game_id))}
             actions = list(
                 s.scalars(select(GameActionRow).where(GameActionRow.game_id == game_id).order_by(GameActionRow.ply))
@@ -97,6 +121,23 @@ class Store:
                 )
             )
 
+    def overdue_game_ids(self, now_ms: int) -> list[str]:
+        """Games whose deadline passed by the stored clocks (epoch ms): a running clock whose remaining time
+        ran out since its stamp, or a setup deadline gone by. Instances sharing the database use this to take
+        over the timers of an instance that died."""
+        g = _GAMES.c
+        left = case((g.clock_running == "south", g.clock_south_ms), else_=g.clock_north_ms)
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(g.id).where(
+                    or_(
+                        and_(g.status == "play", g.clock_running.is_not(None), g.clock_started_at + left <= now_ms),
+                        and_(g.status == "setup", g.setup_deadline.is_not(None), g.setup_deadline <= now_ms),
+                    )
+                )
+            )
+            return [r[0] for r in rows]
+
     def expire_waiting(self, created_before: datetime, finished_at: datetime) -> list[str]:
         """Abort every game still ``waiting`` (invite not accepted) created before ``created_before``: one
         ``UPDATE … RETURNING``. :returns: the ids of the games aborted."""
@@ -104,33 +145,41 @@ class Store:
             res = conn.execute(
                 _GAMES.update()
                 .where(_GAMES.c.status == "waiting", _GAMES.c.created_at < created_before)
-                .values(status="aborted", finished_at=finished_at)
-                .returning(_GAMES.c.id)
+                .values(status="aborted", finished_at=finished_at, revision=_GAMES.c.revision + 1)
+                .returning(_GAMES.c.id, _GAMES.c.revision)
             )
-            return [r[0] for r in res]
+            rows = res.all()
+        for game_id, rev in rows:
+            if game_id in self.known:
+                self.known[game_id] = rev
+        return [r[0] for r in rows]
 
     def claim_seat(self, game_id: str, side: str, browser_hash: str) -> bool:
         """Atomically bind the free seat ``side`` to ``browser_hash`` (``UPDATE … WHERE browser_hash IS NULL``).
 
         :returns: ``True`` for the one caller that won the seat, ``False`` if it was taken.
         """
-        with self.sessions.begin() as s:
-            res = s.execute(
-                update(GameSeatRow)
-                .where(GameSeatRow.game_id == game_id, GameSeatRow.side == side, GameSeatRow.browser_hash.is_(None))
+        with self.engine.begin() as conn:
+            res = conn.execute(
+                _SEATS.update()
+                .where(_SEATS.c.game_id == game_id, _SEATS.c.side == side, _SEATS.c.browser_hash.is_(None))
                 .values(browser_hash=browser_hash, joined_at=utcnow())
             )
-            return res.rowcount == 1
+            if res.rowcount != 1:
+                return False
+            self._bump(conn, game_id)
+            return True
 
     def update_game(self, game_id: str, **values: Any) -> None:
         """Set columns of one game."""
         with self.engine.begin() as conn:
-            conn.execute(_GAMES.update().where(_GAMES.c.id == game_id).values(**values))
+            self._bump(conn, game_id, **values)
 
     def update_seat(self, game_id: str, side: str, **values: Any) -> None:
         """Set columns of one seat."""
         with self.engine.begin() as conn:
             conn.execute(_SEATS.update().where(_SEATS.c.game_id == game_id, _SEATS.c.side == side).values(**values))
+            self._bump(conn, game_id)
 
     def append_actions(self, game_id: str, rows: list[tuple[int, str, str | None]], **game_values: Any) -> None:
         """Append action rows ``(ply, notation, side)`` and set columns of the game, in one transaction.
@@ -149,17 +198,35 @@ class Store:
                         for p, n, side in rows
                     ],
                 )
-                if game_values:
-                    conn.execute(_GAMES.update().where(_GAMES.c.id == game_id).values(**game_values))
+                self._bump(conn, game_id, **game_values)
         except IntegrityError as e:
             raise DuplicatePly(str(e)) from None
 
-    def checkpoint(self, rows: list[dict[str, Any]]) -> None:
-        """Bulk-update games: each dict has ``id`` plus the columns to set (the sweeper's clock checkpoints)."""
+    def checkpoint(self, rows: list[dict[str, Any]], *, guarded: bool = False) -> None:
+        """Bulk-update games: each dict has ``id`` plus the columns to set (the sweeper's clock checkpoints).
+        The revision is not bumped (clocks are not news). ``guarded``: write only games whose revision is
+        still the one this store knows — an instance must not write clocks of a game another one changed."""
         if not rows:
             return
-        with self.sessions.begin() as s:
-            s.execute(update(GameRow), rows)
+        if not guarded:
+            with self.sessions.begin() as s:
+                s.execute(update(GameRow), rows)
+            return
+        groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for row in rows:
+            if row["id"] in self.known:
+                cols = tuple(sorted(k for k in row if k != "id"))
+                groups.setdefault(cols, []).append(
+                    {"b_id": row["id"], "b_rev": self.known[row["id"]], **{k: row[k] for k in cols}}
+                )
+        with self.engine.begin() as conn:
+            for cols, params in groups.items():
+                stmt = (
+                    _GAMES.update()
+                    .where(_GAMES.c.id == bindparam("b_id"), _GAMES.c.revision == bindparam("b_rev"))
+                    .values({c: bindparam(c) for c in cols})
+                )
+                conn.execute(stmt, params)
 
     # -- saved setups ----------------------------------------------------------------------------
 

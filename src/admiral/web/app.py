@@ -12,7 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from admiral.bus import InProcessBus
+from admiral.bus import EventBus, InProcessBus
 from admiral.service import AdmiralRuleset, GameService, ServiceOptions, new_browser_token
 from admiral.service.accounts import AccountService
 from admiral.service.mail import MailConfig, Mailer
@@ -67,9 +67,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             upgrade_database(settings.database_url)
         engine = app.state.engine = make_engine(settings.database_url)
         account_store = AccountStore(engine)
+        bus: EventBus = InProcessBus()
+        if settings.redis_url:  # several instances share the games: events, locks and presence through Redis
+            from admiral.bus.redis import RedisBus
+
+            bus = RedisBus(settings.redis_url)
+            await bus.start()
         service = GameService(
             Store(engine),
-            InProcessBus(),
+            bus,
             AdmiralRuleset(),
             ServiceOptions(
                 claim_grace_ms=settings.claim_grace_ms,

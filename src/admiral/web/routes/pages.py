@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from admiral.service import GameSettings, ServiceError
 
@@ -41,14 +41,22 @@ class GameCreate(BaseModel):
     side: str = "random"
     opponent: str = "friend"
     ai_level: int | None = None
-    base_ms: int | None = None
-    increment_ms: int | None = None
-    setup_ms: int | None = None
+    base_ms: Annotated[int, Field(ge=1, le=6 * 3600 * 1000)] | None = None
+    increment_ms: Annotated[int, Field(ge=0, le=600_000)] | None = None
+    setup_ms: Annotated[int, Field(ge=0, le=3600 * 1000)] | None = None
+
+    @field_validator("ai_level", mode="before")
+    @classmethod
+    def _whole_number(cls, v: Any) -> Any:
+        """A level is a whole number: an int (not a bool) or a string of ASCII digits (a form field)."""
+        if v is None or (type(v) is int) or (isinstance(v, str) and v.isascii() and v.isdigit()):
+            return v
+        raise ValueError("ai_level must be a whole number")
 
 
 def _ai_level(body: GameCreate) -> int:
     """0 for a friend game; the chosen level for ``opponent=ai``. :raises ServiceError: ``bad_settings``."""
-    if body.opponent == "friend":
+    if body.opponent == "friend" and body.ai_level is None:
         return 0
     if body.opponent != "ai" or body.ai_level is None or body.ai_level < 1:
         raise ServiceError("bad_settings", "Соперник: «friend» или «ai» с уровнем от 1 до 5.")

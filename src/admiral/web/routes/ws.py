@@ -31,6 +31,8 @@ router = APIRouter()
 log = logging.getLogger("admiral.ws")
 
 CLOSE_POLICY = 1008
+#: Instances sharing the games: seconds between re-reads of a game whose socket heard nothing (resync).
+RESYNC_S = 3.0
 CLOSE_TOO_BIG = 1009
 
 
@@ -78,12 +80,25 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     await service.connect(g, side)
     g.log.info("socket open role=%s", side or "spectator")
 
+    shared = service.bus.shared
+
     async def writer() -> None:
         while True:
-            msg = await sub.get()
+            if shared:  # instances sharing the games: a tick re-reads the game even if an event was lost
+                try:
+                    msg = await asyncio.wait_for(sub.get(), RESYNC_S)
+                except TimeoutError:
+                    msg = {"type": "tick"}
+            else:
+                msg = await sub.get()
             batch = [msg]
             while not sub.queue.empty():
                 batch.append(sub.queue.get_nowait())
+            if shared:
+                foreign = any(m.get("origin") or m.get("resync") or m.get("type") == "tick" for m in batch)
+                changed = await service.refresh(g) if foreign else False
+                if not changed and all(m.get("type") == "tick" for m in batch):
+                    continue
             for m in batch:
                 if m.get("rematch_url") and side is not None:
                     await sock.send({"type": "rematch", "url": m["rematch_url"]})
@@ -93,6 +108,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     stamps: deque[float] = deque()
     metrics.SOCKETS.inc()
     try:
+        await service.refresh(g)  # sharing instances: this one's copy may be behind
         await sock.send(service.snapshot(g, side, browser))
         while True:
             message = await ws.receive()

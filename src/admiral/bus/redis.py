@@ -1,0 +1,181 @@
+"""The Redis pub/sub bus: "game changed" events fan out between app instances (issue 6).
+
+Every instance publishes to Redis and listens to the channels its sockets subscribed to. A message carries
+the publishing instance's id (``origin``): the instance delivers its own messages to its local subscribers at
+once and skips their echo from Redis, so local delivery never waits for the network. Pub/sub keeps nothing:
+after the connection to Redis drops and comes back, every local subscriber gets ``{"type": "changed",
+"resync": true}`` so that its socket re-reads the game (clients resynchronise by version).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from . import EventBus, InProcessBus, Subscription
+
+__all__ = ["RedisBus"]
+
+log = logging.getLogger("admiral.bus")
+
+
+class RedisBus(EventBus):
+    """:class:`EventBus` over Redis pub/sub. ``url``: ``redis://host:port/db``; ``instance_id`` names this
+    instance in messages (random by default). Call :meth:`start` in the running loop before use."""
+
+    def __init__(self, url: str, instance_id: str | None = None) -> None:
+        self.url = url
+        self.instance_id = instance_id or secrets.token_hex(6)
+        self.redis = aioredis.from_url(url, decode_responses=True, health_check_interval=10)
+        self._local = InProcessBus()
+        self._channels: dict[str, int] = {}
+        self._pubsub: Any = None
+        self._reader: asyncio.Task | None = None
+        self._changed = asyncio.Event()
+        self._closing = False
+
+    async def start(self) -> None:
+        """Start the listener task (it connects, and reconnects with a backoff after errors)."""
+        self._reader = asyncio.create_task(self._listen(), name="admiral-redis-bus")
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        """Deliver to local subscribers now, then to the other instances through Redis (a failure is logged:
+        the others resynchronise by version on their next event or tick)."""
+        self._local.deliver(channel, message)
+        try:
+            await self.redis.publish(channel, json.dumps({"origin": self.instance_id, "message": message}))
+        except RedisError:
+            log.warning("publish to %s failed", channel, exc_info=True)
+
+    def subscribe(self, channel: str) -> Subscription:
+        """Receive ``channel``'s messages from every instance."""
+        sub = self._local.subscribe(channel)
+        self._channels[channel] = self._channels.get(channel, 0) + 1
+        if self._channels[channel] == 1:
+            self._changed.set()
+        original_close = sub.close
+
+        def close() -> None:
+            original_close()
+            left = self._channels.get(channel, 1) - 1
+            if left <= 0:
+                self._channels.pop(channel, None)
+                self._changed.set()
+            else:
+                self._channels[channel] = left
+
+        sub.close = close  # type: ignore[method-assign]
+        return sub
+
+    async def _sync(self, pubsub: Any, subscribed: set[str]) -> None:
+        wanted = set(self._channels)
+        if add := wanted - subscribed:
+            await pubsub.subscribe(*add)
+        if drop := subscribed - wanted:
+            await pubsub.unsubscribe(*drop)
+        subscribed.clear()
+        subscribed.update(wanted)
+
+    async def _listen(self) -> None:
+        delay = 0.2
+        first = True
+        while not self._closing:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            subscribed: set[str] = set()
+            try:
+                await pubsub.subscribe("admiral:hello")  # a channel to hold the connection open
+                if not first:  # messages may have been lost while disconnected
+                    for channel in list(self._channels):
+                        self._local.deliver(channel, {"type": "changed", "resync": True})
+                first, delay = False, 0.2
+                while not self._closing:
+                    if self._changed.is_set():
+                        self._changed.clear()
+                        await self._sync(pubsub, subscribed)
+                    msg = await pubsub.get_message(timeout=0.2)
+                    if msg is None or msg.get("type") != "message":
+                        continue
+                    try:
+                        data = json.loads(msg["data"])
+                    except (TypeError, ValueError):
+                        continue
+                    if data.get("origin") == self.instance_id:
+                        continue
+                    message = data.get("message")
+                    if isinstance(message, dict):
+                        self._local.deliver(msg["channel"], {**message, "origin": data.get("origin")})
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError):
+                if self._closing:
+                    break
+                log.warning("redis bus connection lost; retrying in %.1f s", delay, exc_info=True)
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+                self._changed.set()
+
+    @property
+    def shared(self) -> bool:
+        """Other instances share the games."""
+        return True
+
+    def lock(self, name: str) -> Any:
+        """A Redis lock (redis-py ``Lock``: ``SET NX PX`` with a token, released only by its holder) on
+        ``name``, held at most 10 s (a lease: an instance that dies holding it frees it by expiry) and waited
+        for at most 10 s (then ``redis.exceptions.LockError``)."""
+        return self.redis.lock(f"admiral:lock:{name}", timeout=10, blocking_timeout=10)
+
+    #: Seconds a presence mark lives without a heartbeat (an instance that died stops counting after this).
+    PRESENCE_TTL_S = 30
+
+    async def mark_present(self, game_id: str, side: str, present: bool) -> None:
+        """Presence hash ``admiral:presence:{game}:{side}``: field = instance id, value = expiry (epoch ms).
+        Instances refresh their marks (heartbeat) well inside the TTL."""
+        key = f"admiral:presence:{game_id}:{side}"
+        try:
+            if present:
+                expiry = int(time.time() * 1000) + self.PRESENCE_TTL_S * 1000
+                await self.redis.hset(key, self.instance_id, expiry)
+                await self.redis.expire(key, self.PRESENCE_TTL_S * 2)
+            else:
+                await self.redis.hdel(key, self.instance_id)
+        except RedisError:
+            log.warning("presence update failed", exc_info=True)
+
+    async def present_elsewhere(self, game_id: str) -> dict[str, bool]:
+        """Sides with a live presence mark of another instance."""
+        now = int(time.time() * 1000)
+        out: dict[str, bool] = {}
+        try:
+            for side in ("south", "north"):
+                marks = await self.redis.hgetall(f"admiral:presence:{game_id}:{side}")
+                out[side] = any(k != self.instance_id and int(v) > now for k, v in marks.items())
+        except (RedisError, ValueError):
+            log.warning("presence read failed", exc_info=True)
+        return out
+
+    async def ping(self) -> bool:
+        """Whether Redis answers (readiness)."""
+        try:
+            return bool(await asyncio.wait_for(self.redis.ping(), 2.0))
+        except (RedisError, OSError, TimeoutError):
+            return False
+
+    async def close(self) -> None:
+        """Stop listening and close the connections."""
+        self._closing = True
+        if self._reader is not None:
+            await asyncio.wait([self._reader], timeout=1)  # it sees the flag within 0.2 s
+            self._reader.cancel()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.redis.aclose(), 2)

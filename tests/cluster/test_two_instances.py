@@ -1,0 +1,226 @@
+"""Two app instances sharing PostgreSQL and Redis (issue 6): player A on instance 1, player B on instance 2;
+they set up and play; instance 1 is killed mid-game; A reconnects to instance 2 and the game goes on with
+nothing lost. A second game checks that instance 2 takes over a flag fall whose timer died with instance 1.
+
+Needs ``ADMIRAL_TEST_DATABASE_URL`` (PostgreSQL) and ``ADMIRAL_TEST_REDIS_URL``; skips with the reason
+otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PG_URL = os.environ.get("ADMIRAL_TEST_DATABASE_URL", "")
+REDIS_URL = os.environ.get("ADMIRAL_TEST_REDIS_URL", "")
+SECRET = "cluster-test-secret-" + secrets.token_hex(8)
+
+pytestmark = pytest.mark.skipif(
+    not (PG_URL.startswith("postgresql") and REDIS_URL),
+    reason="two-instance tests need ADMIRAL_TEST_DATABASE_URL (PostgreSQL) and ADMIRAL_TEST_REDIS_URL (Redis)",
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Instance:
+    """One ``uvicorn`` process of the app."""
+
+    def __init__(self, db_url: str, workdir: Path, name: str) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = workdir / f"{name}.log"
+        env = {
+            **os.environ, "DATABASE_URL": db_url, "REDIS_URL": REDIS_URL, "SECRET_KEY": SECRET,
+            "ENVIRONMENT": "development", "MIGRATE_ON_START": "0", "TEST_TIME_CONTROLS": "1",
+            "SWEEP_INTERVAL_S": "0.3", "RATE_LIMIT_STORAGE": "memory://", "PYTHONUNBUFFERED": "1",
+        }  # fmt: skip
+        with self.log.open("wb") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "admiral.web.app:create_app", "--factory", "--host", "127.0.0.1",
+                 "--port", str(self.port)],
+                cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                pytest.fail(f"{name} exited:\n{self.log.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/readyz", timeout=1) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        pytest.fail(f"{name} not ready:\n{self.log.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """``kill -9``: no shutdown, no checkpoint."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[tuple[Instance, Instance]]:
+    from sqlalchemy import create_engine, make_url, text
+
+    from admiral.store import upgrade_database
+
+    name = f"admiral_cluster_{secrets.token_hex(4)}"
+    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    db_url = make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+    upgrade_database(db_url)
+    one = two = None
+    try:
+        one = Instance(db_url, tmp_path, "one")
+        two = Instance(db_url, tmp_path, "two")
+        yield one, two
+    finally:
+        for inst in (one, two):
+            if inst is not None:
+                inst.stop()
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+class Player:
+    """A browser: a token cookie valid on every instance, HTTP through httpx, a socket through websockets."""
+
+    def __init__(self) -> None:
+        self.token = secrets.token_urlsafe(32)
+        self.ws: Any = None
+
+    @property
+    def cookie(self) -> str:
+        return f"admiral_browser={self.token}"
+
+    def post(self, base: str, path: str, **kw: Any):
+        import httpx
+
+        return httpx.post(base + path, headers={"cookie": self.cookie}, follow_redirects=False, timeout=10, **kw)
+
+    def connect(self, inst: Instance, game_id: str) -> dict:
+        from websockets.sync.client import connect
+
+        self.ws = connect(f"ws://127.0.0.1:{inst.port}/ws/games/{game_id}", additional_headers={"cookie": self.cookie},
+                          open_timeout=10)  # fmt: skip
+        return self.until(lambda m: m["type"] == "snapshot")
+
+    def send(self, message: dict) -> None:
+        self.ws.send(json.dumps(message))
+
+    def until(self, pred, timeout: float = 15.0) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError("expected message did not arrive")
+            msg = json.loads(self.ws.recv(timeout=left))
+            if pred(msg):
+                return msg
+
+    def at(self, version: int) -> dict:
+        return self.until(lambda m: m["type"] == "snapshot" and m["game"]["version"] >= version)
+
+    def close(self) -> None:
+        if self.ws is not None:
+            try:
+                self.ws.close()
+            except Exception:
+                pass
+            self.ws = None
+
+
+def start(one: Instance, two: Instance, **settings: Any) -> tuple[str, Player, Player]:
+    """A on instance 1 creates the game (South); B joins on instance 2; both sockets open, both fleets ready."""
+    from admiral.web.deps import csrf_token
+
+    a, b = Player(), Player()
+    r = a.post(one.url, "/games", json={"side": "south", **settings})
+    assert r.status_code == 201, r.text
+    game_id, invite = r.json()["game_id"], r.json()["invite_url"]
+    r = b.post(two.url, invite, data={"csrf_token": csrf_token(SECRET, b.token)})
+    assert r.status_code == 303
+    a.connect(one, game_id)
+    b.connect(two, game_id)
+    for p in (a, b):
+        p.send({"type": "setup.auto", "setup": {}})
+        state = p.until(lambda m: m["type"] == "setup.state")
+        p.send({"type": "setup.ready", "setup": state["draft"]})
+    return game_id, a, b
+
+
+def first_move(snap: dict) -> str:
+    """A quiet move (no contact needed for this test)."""
+    return next(x for x in snap["view"]["legal"] if "x" not in x and "-" in x)
+
+
+def test_two_instances_play_and_survive_the_death_of_one(cluster) -> None:
+    one, two = cluster
+    game_id, a, b = start(one, two)
+    try:
+        snaps = {"south": a.until(lambda m: m["type"] == "snapshot" and m["game"]["status"] == "play"),
+                 "north": b.until(lambda m: m["type"] == "snapshot" and m["game"]["status"] == "play")}  # fmt: skip
+        players = {"south": a, "north": b}
+        version = 0
+        for _ in range(8):  # alternate: every action on one instance reaches the other
+            side = snaps["south"]["view"]["to_act"]
+            players[side].send({"type": "action", "ply": version, "action": first_move(snaps[side])})
+            version += 1
+            snaps = {s: players[s].at(version) for s in players}
+            assert snaps["south"]["game"]["version"] == snaps["north"]["game"]["version"] == version
+        assert snaps["north"]["game"]["players"]["south"]["connected"]  # presence across instances
+        one.kill()
+        a.close()
+        snap = a.connect(two, game_id)  # A reconnects to instance 2: nothing acknowledged is lost
+        assert snap["game"]["seat"] == "south" and snap["game"]["version"] == version
+        assert snap["view"]["to_act"] == "south" and snap["game"]["status"] == "play"
+        a.send({"type": "action", "ply": version, "action": first_move(snap)})
+        assert a.at(version + 1)["game"]["version"] == version + 1
+        after = b.at(version + 1)
+        assert after["view"]["to_act"] == "north" and after["game"]["players"]["south"]["connected"]
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_flag_whose_timer_died_with_its_instance_still_falls(cluster) -> None:
+    one, two = cluster
+    _, a, b = start(one, two, base_ms=4000, increment_ms=0, setup_ms=0)
+    try:
+        a.until(lambda m: m["type"] == "snapshot" and m["game"]["status"] == "play")
+        b.until(lambda m: m["type"] == "snapshot" and m["game"]["status"] == "play")
+        one.kill()  # South's clock runs; its timer lived on instance 1
+        a.close()
+        over = b.until(lambda m: m["type"] == "snapshot" and m["game"]["status"] == "over", timeout=20)
+        assert over["game"]["result"] == {"winner": "north", "reason": "flag"}
+    finally:
+        a.close()
+        b.close()
