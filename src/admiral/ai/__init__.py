@@ -3,8 +3,8 @@ bot's own side (plus the bot's memory of earlier views), output a legal action.
 
 - 1 «Юнга» (:class:`RandomBot`): random legal moves, attacks whenever it can.
 - 2 «Мичман»: greedy one ply on what it knows: the expected exchange of each attack over identities
-  sampled from the public removal counts alone (no memory of revealed units); otherwise a plain step
-  towards the nearest enemy marker, weak units kept out of contact. Auto-arranged setup.
+  sampled from the public removal counts alone (no memory of revealed units, no deductions, a
+  noisy choice); otherwise the positional step of level 3's plan. Auto-arranged setup.
 - 3 «Капитан-лейтенант»: heuristic evaluation (unit values, a positional plan: approach the enemy
   and its likely bases, keep weapons by their carriers, keep weak units out of contact) with
   memory of revealed units while they stay on their cells, and the deductions from movement and

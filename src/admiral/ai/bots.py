@@ -197,7 +197,7 @@ class Config:
 
 
 CONFIGS = {
-    2: Config(memory=False, follow=False, infer=False, samples=6, plan=False, search=0, deep=0, noise=0.5),
+    2: Config(memory=False, follow=False, infer=False, samples=6, plan=True, search=0, deep=0, noise=0.5),
     3: Config(memory=True, follow=False, infer=True, samples=10, plan=True, search=0, deep=0, noise=0.05),
     4: Config(memory=True, follow=False, infer=True, samples=10, plan=True, search=6, deep=6, noise=0.05, setup=1),
     5: Config(memory=True, follow=True, infer=True, samples=12, plan=True, search=8, deep=8, noise=0.05, setup=2,
@@ -206,9 +206,8 @@ CONFIGS = {
 
 
 class HeuristicBot:
-    """Levels 2–5: expected value of every attack over sampled enemy identities, a plain approach
-    (level 2) or a positional plan (levels 3–5), and (levels 4–5) a two-ply search over
-    determinizations. See :data:`CONFIGS` and the docstring
+    """Levels 2–5: expected value of every attack over sampled enemy identities, a positional plan,
+    and (levels 4–5) a two-ply search over determinizations. See :data:`CONFIGS` and the docstring
     of :mod:`admiral.ai` for what each level switches on.
 
     :param level: 2–5.
@@ -437,9 +436,8 @@ class _Context:
                 th = threat.get(n)
                 if th is not None and th[k] > danger:
                     danger = th[k]
-        if not self.cfg.plan:  # simple approach: the nearest marker, harder once the sea goes quiet
-            pull = 0.6 if self.endgame else 0.2
-            return (-pull * e if k in STRIKERS or k in (TR, ST, TK) else 0.0) - 0.6 * self.scarce * danger
+        if not self.cfg.plan:
+            return (-0.2 * e if k in STRIKERS or k in (TR, ST, TK) else 0.0) - 0.6 * self.scarce * danger
         b = self.base_dist[c]
         t = 0.0
         if self.endgame and (k.is_rated or k is BR):
