@@ -47,6 +47,15 @@ def my_turn(ws: Any, side: str) -> dict:
     )
 
 
+def play_turns(ws: Any, snap: dict, turns: int) -> dict:
+    """South (the human) plays ``turns`` scripted turns, each answered by the bot; returns the last snapshot."""
+    for _ in range(turns):
+        action = pick_action(snap["view"]["legal"], "south")
+        ws.send_json({"type": "action", "ply": snap["game"]["version"], "action": action})
+        snap = my_turn(ws, "south")
+    return snap
+
+
 def test_create_ai_game_bot_is_seated_and_ready(browsers) -> None:
     b = browsers()
     game_id = ai_game(b, level=5, side="south")
@@ -186,10 +195,7 @@ def test_bot_memory_is_rebuilt_after_a_restart(settings: Settings) -> None:
         game_id = ai_game(b, level=4)
         with b.ws(game_id) as ws:
             snap = ready(ws)
-            for _ in range(6):
-                ws.send_json({"type": "action", "ply": snap["game"]["version"],
-                              "action": pick_action(snap["view"]["legal"], "south")})  # fmt: skip
-                snap = my_turn(ws, "south")
+            snap = play_turns(ws, snap, 6)
             client.app.state.service.options.bot_delay_ms = 60_000
             version = snap["game"]["version"]
             ws.send_json({"type": "action", "ply": version, "action": pick_action(snap["view"]["legal"], "south")})
@@ -272,10 +278,7 @@ def test_the_runner_gives_the_bot_only_its_sides_view(browsers, client, monkeypa
     game_id = ai_game(b, level=3)
     with b.ws(game_id) as ws:
         snap = ready(ws)
-        for _ in range(5):
-            ws.send_json({"type": "action", "ply": snap["game"]["version"],
-                          "action": pick_action(snap["view"]["legal"], "south")})  # fmt: skip
-            snap = my_turn(ws, "south")
+        play_turns(ws, snap, 5)
     assert len(seen) >= 5 and set(seen) == {(PlayerView, "north")}
 
 
