@@ -212,6 +212,7 @@ class GameService:
         self.games: dict[str, LiveGame] = {}
         self._tasks: set[asyncio.Task] = set()
         self._sweeper: asyncio.Task | None = None
+        self._stopping = False
         self._bot_pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=max(1, self.options.bot_workers), thread_name_prefix="admiral-bot"
         )
@@ -236,13 +237,14 @@ class GameService:
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="admiral-sweeper")
 
     async def stop(self) -> None:
-        """Stop the sweeper and the timers, checkpoint the running clocks."""
+        """Stop the sweeper and the timers, checkpoint the running clocks. Bounded: a sweep stuck in a network
+        call (Redis) is abandoned after 5 s rather than holding the shutdown."""
+        self._stopping = True
         if self._sweeper is not None:
             self._sweeper.cancel()
-            try:
-                await self._sweeper
-            except (asyncio.CancelledError, Exception):
-                pass
+            done, _ = await asyncio.wait({self._sweeper}, timeout=5)
+            if not done:
+                log.warning("the sweeper did not stop within 5 s; shutting down without it")
         for g in self.games.values():
             if g.timer is not None:
                 g.timer.cancel()
@@ -1171,7 +1173,7 @@ class GameService:
         return False
 
     async def _sweep_forever(self) -> None:
-        while True:
+        while not self._stopping:
             await asyncio.sleep(self.options.sweep_interval_s)
             try:
                 await self.sweep()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -101,8 +102,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
-            await service.stop()
-            await service.bus.close()
+            try:  # bounded: a stuck network call must not hold the process (or a test) forever
+                await asyncio.wait_for(service.stop(), 15)
+            except TimeoutError:
+                log.error("service stop timed out")
+            try:
+                await asyncio.wait_for(service.bus.close(), 5)
+            except TimeoutError:
+                log.error("bus close timed out")
             engine.dispose()
 
     app = FastAPI(title="«Адмирал» online", lifespan=lifespan, docs_url=None, redoc_url=None)
