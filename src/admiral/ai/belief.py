@@ -11,6 +11,8 @@ Two switches set how much it remembers:
 - ``follow``: a revealed unit stays known after it closes again and moves (the mark travels with
   the marker along :class:`MoveView` events). Without it a known kind is forgotten when its marker
   moves.
+- ``fresh`` (with ``memory`` off): kinds shown by the latest battle report are known until the next
+  view brings new events, i.e. the bot knows what the report it just read shows, and nothing older.
 - ``infer``: deductions from movement and setup: a marker that ever moved is not ``SM``/``VMB``
   (they never move, rules §5.1); a marker that stood in the enemy's front row at the start is not a
   ``VMB`` (rules §3.2).
@@ -46,14 +48,18 @@ class Belief:
     :param follow: remember revealed kinds through later moves (see module docstring).
     :param infer: use movement and setup deductions (see module docstring).
     :param memory: remember revealed kinds at all (``False``: only public removal counts are used).
+    :param fresh: without ``memory``, still know what the latest report shows (see module docstring).
     """
 
-    def __init__(self, side: Side, *, follow: bool = True, infer: bool = True, memory: bool = True) -> None:
+    def __init__(
+        self, side: Side, *, follow: bool = True, infer: bool = True, memory: bool = True, fresh: bool = False
+    ) -> None:
         self.side = Side(side)
         self.enemy = self.side.opponent
         self.follow = follow
         self.infer = infer
         self.memory = memory
+        self.fresh = fresh and not memory
         self.marks: dict[Cell, Mark] = {}
         self.lost: dict[Kind, int] = {}
         self.next_ply = 0
@@ -69,6 +75,9 @@ class Belief:
             front = FRONT_ROW[self.enemy]
             opening = view.ply <= 1
             self.marks = {c: Mark(front=opening and c in front) for c in markers}
+        if self.fresh and any(e.ply >= self.next_ply for e in view.events):
+            for m in self.marks.values():
+                m.kind = None
         for e in view.events:
             if e.ply < self.next_ply:
                 continue
@@ -99,7 +108,7 @@ class Belief:
         gone = {s.cell for s in r.removed if s.side is self.enemy}
         for c in gone:
             self.marks.pop(c, None)
-        if not self.memory:
+        if not (self.memory or self.fresh):
             return
         for s in r.participants:
             if s.side is self.enemy and s.cell not in gone:

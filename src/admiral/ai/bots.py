@@ -194,13 +194,14 @@ class Config:
     defend: bool = False
     pairs: bool = False
     bomb: bool = False
+    fresh: bool = False
 
 
 CONFIGS = {
-    2: Config(memory=False, follow=False, infer=False, samples=6, plan=True, search=0, deep=0, noise=0.5),
-    3: Config(memory=True, follow=False, infer=True, samples=10, plan=True, search=0, deep=0, noise=0.05),
-    4: Config(memory=True, follow=False, infer=True, samples=10, plan=True, search=6, deep=6, noise=0.05, setup=1),
-    5: Config(memory=True, follow=True, infer=True, samples=12, plan=True, search=8, deep=8, noise=0.05, setup=2,
+    2: Config(memory=False, follow=False, infer=False, samples=16, plan=True, search=0, deep=0, noise=0.5, fresh=True),
+    3: Config(memory=True, follow=False, infer=True, samples=30, plan=True, search=0, deep=0, noise=0.05),
+    4: Config(memory=True, follow=False, infer=True, samples=30, plan=True, search=6, deep=6, noise=0.05, setup=1),
+    5: Config(memory=True, follow=True, infer=True, samples=30, plan=True, search=8, deep=8, noise=0.05, setup=2,
               defend=True, pairs=True, bomb=True),
 }  # fmt: skip
 
@@ -230,7 +231,7 @@ class HeuristicBot:
     def _start(self, side: Side) -> None:
         self.side = Side(side)
         c = self.cfg
-        self.belief = Belief(self.side, follow=c.follow, infer=c.infer, memory=c.memory)
+        self.belief = Belief(self.side, follow=c.follow, infer=c.infer, memory=c.memory, fresh=c.fresh)
         self.seen_ply = -1
 
     def setup(self, side: Side) -> dict[Cell, Kind]:
@@ -495,26 +496,24 @@ class _Context:
             if time.perf_counter() > stop and out:
                 out.append((base - 1e6, i, a))
                 continue
-            immediate = self.attack_value(a) if type(a) is not Move else 0.0
-            positional = base - immediate + self.attack_bonus(a)
-            total = 0.0
+            # The immediate value stays the one weighed over all the samples (``base``); the few
+            # searched worlds only estimate what the opponent's best reply costs me.
+            penalty = 0.0
             n = 0
             for w in self.worlds[: self.cfg.deep]:
                 r = outcome(w, a)
                 if r is None:
                     continue
-                w2, removed = r
-                value = self.loss_value(removed)
+                w2 = r[0]
+                n += 1
                 if w2.result is None and w2.to_act is self.enemy:
                     best = 0.0
                     for reply in attacks(w2):
                         r2 = outcome(w2, reply)
                         if r2 is not None:
                             best = max(best, -self.loss_value(r2[1]))
-                    value -= 0.4 * best
-                total += value
-                n += 1
-            score = positional + (total / n if n else immediate)
+                    penalty += best
+            score = base - 0.4 * penalty / n if n else base
             out.append((score, i, a))
         out.sort(key=lambda t: (-t[0], t[1]))
         return out
