@@ -34,7 +34,13 @@ class RedisBus(EventBus):
     def __init__(self, url: str, instance_id: str | None = None) -> None:
         self.url = url
         self.instance_id = instance_id or secrets.token_hex(6)
-        self.redis = aioredis.from_url(url, decode_responses=True, health_check_interval=10)
+        # A blocking pool: under a burst, a command waits (up to 10 s) for a free connection instead of failing
+        # with "Too many connections".
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, health_check_interval=10, max_connections=64, timeout=10
+        )
+        self._pool = pool
+        self.redis = aioredis.Redis(connection_pool=pool)
         self._local = InProcessBus()
         self._channels: dict[str, int] = {}
         self._pubsub: Any = None
@@ -179,3 +185,5 @@ class RedisBus(EventBus):
             self._reader.cancel()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.redis.aclose(), 2)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._pool.disconnect(), 2)

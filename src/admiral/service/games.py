@@ -165,6 +165,10 @@ class LiveGame:
         self.bot_seen: dict[str, int] = {}
         self.bot_task: asyncio.Task | None = None
         self.bot_lock = asyncio.Lock()
+        #: Instances sharing the games: when this copy was last checked against the database, and whether
+        #: that check found a change (sockets of the game share one check a second).
+        self.refreshed_at = 0.0
+        self.refreshed_changed = False
 
     @property
     def active(self) -> bool:
@@ -290,20 +294,26 @@ class GameService:
                 return
             async with self.bus.lock(f"game:{g.id}"):
                 if self.store.stale(g.id):
-                    self._reload(g)
+                    self._reload(g, tail=True)
                 yield
 
-    async def refresh(self, g: LiveGame) -> bool:
+    async def refresh(self, g: LiveGame, *, force: bool = True) -> bool:
         """Re-read ``g`` if another instance changed it, and where its players' sockets are (instances sharing
-        the games only; a no-op otherwise).
+        the games only; a no-op otherwise). Without ``force`` (a socket's periodic resync) a game checked less
+        than a second ago is not checked again: its sockets share one check.
 
         :returns: whether anything a snapshot shows may have changed."""
         if not self.bus.shared:
             return False
+        mono = time.monotonic()
+        if not force and mono - g.refreshed_at < 1.0:
+            return g.refreshed_changed
+        g.refreshed_at = mono
         changed = False
         if self.store.stale(g.id):
-            async with self._locked(g):
-                pass
+            async with g.lock:  # reading needs no Redis lock: writers take it, and write whole revisions
+                if self.store.stale(g.id):
+                    self._reload(g, tail=True)
             changed = True
         elsewhere = await self.bus.present_elsewhere(g.id)
         mono = time.monotonic()
@@ -313,6 +323,7 @@ class GameService:
                 seat.elsewhere, changed = now_there, True
                 if not seat.connected:
                     seat.gone_since = mono
+        g.refreshed_changed = changed
         return changed
 
     def _spawn(self, coro: Any) -> None:
@@ -364,11 +375,14 @@ class GameService:
             if (before := old_seats.get(side)) is not None:
                 seat.connections, seat.gone_since = before.connections, before.gone_since
                 seat.elsewhere = before.elsewhere
-        g.game, g.turns = None, {"south": 0, "north": 0}
         g.views_version = -1
-        g.bots, g.bot_seen = {}, {}
-        if all(g.seats[s].ready for s in SIDES) and row.started_at is not None:
+        tail = loaded.since_ply > 0 and g.game is not None and self.rules.ply(g.game) == loaded.since_ply
+        if not tail:
+            g.game, g.turns = None, {"south": 0, "north": 0}
+            g.bots, g.bot_seen = {}, {}
+        if g.game is None and all(g.seats[s].ready for s in SIDES) and row.started_at is not None:
             g.game = self.rules.new_game({s: g.seats[s].draft for s in SIDES}, self._record_settings(g))
+        if g.game is not None:
             for a in loaded.actions:
                 applied = self.rules.apply(g.game, a.notation)
                 if applied.turn and applied.actor:
@@ -393,11 +407,15 @@ class GameService:
     def _record_settings(self, g: LiveGame) -> dict[str, Any]:
         return {"game_id": g.id, **g.settings.to_dict()}
 
-    def _reload(self, g: LiveGame) -> None:
-        """Rebuild ``g`` in place from the database after a failed write (caller holds the lock). If even
-        reading fails, drop ``g`` from the cache so that the next access loads it afresh."""
+    def _reload(self, g: LiveGame, *, tail: bool = False) -> None:
+        """Rebuild ``g`` in place from the database (caller holds the lock): after a failed write, from scratch;
+        with ``tail`` (another instance moved the game on), only the action rows past the cached ply are read
+        and applied. If even reading fails, drop ``g`` from the cache so that the next access loads it afresh."""
         try:
-            loaded = self.store.load_game(g.id)
+            since = self.rules.ply(g.game) if tail and g.game is not None else 0
+            loaded = self.store.load_game(g.id, since)
+            if loaded is not None and since and loaded.game.ply != since + len(loaded.actions):
+                loaded = self.store.load_game(g.id)  # the tail does not fit the cache: replay it all
         except Exception:
             g.log.exception("reload failed; the game leaves the cache")
             self.games.pop(g.id, None)

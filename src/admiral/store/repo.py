@@ -34,6 +34,8 @@ class LoadedGame:
     game: GameRow
     seats: dict[str, GameSeatRow]
     actions: list[GameActionRow]
+    #: The first ply of ``actions`` (0: the whole game).
+    since_ply: int = 0
 
 
 _GAMES = GameRow.__table__
@@ -84,8 +86,9 @@ class Store:
             s.add_all(seats)
         self.known[game.id] = 0
 
-    def load_game(self, game_id: str) -> LoadedGame | None:
-        """The stored game, its seats and actions; ``None`` if there is no such game."""
+    def load_game(self, game_id: str, since_ply: int = 0) -> LoadedGame | None:
+        """The stored game, its seats and its actions from ``since_ply`` on (all by default: a cache that holds
+        the first plies already reads only the tail); ``None`` if there is no such game."""
         with self.session() as s:
             game = s.get(GameRow, game_id)
             if game is None:
@@ -93,9 +96,13 @@ class Store:
             self.known[game_id] = game.revision
             seats = {r.side: r for r in s.scalars(select(GameSeatRow).where(GameSeatRow.game_id == game_id))}
             actions = list(
-                s.scalars(select(GameActionRow).where(GameActionRow.game_id == game_id).order_by(GameActionRow.ply))
+                s.scalars(
+                    select(GameActionRow)
+                    .where(GameActionRow.game_id == game_id, GameActionRow.ply >= since_ply)
+                    .order_by(GameActionRow.ply)
+                )
             )
-            return LoadedGame(game, seats, actions)
+            return LoadedGame(game, seats, actions, since_ply)
 
     def game_id_by_invite(self, invite_hash: str) -> str | None:
         """The id of the game whose invite code hashes to ``invite_hash``."""

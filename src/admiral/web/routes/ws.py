@@ -95,9 +95,14 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             while not sub.queue.empty():
                 batch.append(sub.queue.get_nowait())
             if shared:
+                ticks = all(m.get("type") == "tick" for m in batch)
                 foreign = any(m.get("origin") or m.get("resync") or m.get("type") == "tick" for m in batch)
-                changed = await service.refresh(g) if foreign else False
-                if not changed and all(m.get("type") == "tick" for m in batch):
+                try:
+                    changed = await service.refresh(g, force=not ticks) if foreign else False
+                except Exception:  # the database or Redis hiccuped: the next event or tick tries again
+                    g.log.warning("refresh failed", exc_info=True)
+                    continue
+                if not changed and ticks:
                     continue
             for m in batch:
                 if m.get("rematch_url") and side is not None:
