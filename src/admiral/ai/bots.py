@@ -28,11 +28,13 @@ from ..engine import (
     SCALE,
     Action,
     Attack,
+    BattleReport,
     Cell,
     Declare,
     Detonate,
     Kind,
     Move,
+    MoveView,
     PlayerView,
     Seen,
     Side,
@@ -233,6 +235,10 @@ class HeuristicBot:
         c = self.cfg
         self.belief = Belief(self.side, follow=c.follow, infer=c.infer, memory=c.memory, fresh=c.fresh)
         self.seen_ply = -1
+        # My units the opponent has seen in a battle report (followed through my own moves): what
+        # the search's reply model lets the opponent know of my fleet.
+        self.exposed: set[Cell] = set()
+        self.exposed_ply = 0
 
     def setup(self, side: Side) -> dict[Cell, Kind]:
         """Level 5: the deliberate setup (:func:`admiral.ai.setups.admiral_setup`); level 4: guarded bases
@@ -253,7 +259,28 @@ class HeuristicBot:
         if view.ply <= self.seen_ply:
             return
         self.seen_ply = view.ply
+        self._expose(view)
         self.belief.observe(view)
+
+    def _expose(self, view: PlayerView) -> None:
+        """Follow which of my units the opponent has seen (reports name them; my moves carry them)."""
+        exposed = self.exposed
+        for e in view.events:
+            if e.ply < self.exposed_ply:
+                continue
+            if isinstance(e, MoveView):
+                if e.side is self.side and e.src in exposed:
+                    exposed.discard(e.src)
+                    exposed.add(e.dst)
+            elif isinstance(e, BattleReport):
+                for u in e.removed:
+                    if u.side is self.side:
+                        exposed.discard(u.cell)
+                gone = {u.cell for u in e.removed if u.side is self.side}
+                exposed.update(u.cell for u in e.participants if u.side is self.side and u.cell not in gone)
+        self.exposed_ply = view.ply
+        own = view.own()
+        exposed.intersection_update(own)
 
     # -- choosing ----------------------------------------------------------------------------
 
@@ -360,6 +387,7 @@ class _Context:
         self.known = belief.known() if self.cfg.memory else {}
         self.urgency = 1.0 + 3.0 * view.quiet / 200
         self.enemy_dist = _field(self.markers)
+        self.hidden_cache: dict[frozenset[Cell], dict] = {}
         probs = belief.probabilities()
         # Per enemy marker and per kind of mine: what I expect to lose if it attacks that unit.
         self.threat = {
@@ -497,9 +525,11 @@ class _Context:
                 out.append((base - 1e6, i, a))
                 continue
             # The immediate value stays the one weighed over all the samples (``base``); the few
-            # searched worlds only estimate what the opponent's best reply costs me.
+            # searched worlds only estimate what the opponent's reply costs me. The opponent
+            # chooses its reply on what it knows of my fleet (see :meth:`reply_loss`).
             penalty = 0.0
             n = 0
+            seen = self.seen_after(a)
             for w in self.worlds[: self.cfg.deep]:
                 r = outcome(w, a)
                 if r is None:
@@ -507,16 +537,71 @@ class _Context:
                 w2 = r[0]
                 n += 1
                 if w2.result is None and w2.to_act is self.enemy:
-                    best = 0.0
-                    for reply in attacks(w2):
-                        r2 = outcome(w2, reply)
-                        if r2 is not None:
-                            best = max(best, -self.loss_value(r2[1]))
-                    penalty += best
+                    penalty += self.reply_loss(w2, seen)
             score = base - 0.4 * penalty / n if n else base
             out.append((score, i, a))
         out.sort(key=lambda t: (-t[0], t[1]))
         return out
+
+    def seen_after(self, action: Action) -> set[Cell]:
+        """My cells the opponent knows after ``action`` (the unit that moves keeps its exposure; an
+        attacker is revealed by its report)."""
+        seen = set(self.bot.exposed)
+        kind = type(action)
+        if kind is Move:
+            if action.src in seen:
+                seen.discard(action.src)
+                seen.add(action.dst)
+        elif kind is Attack:
+            seen.discard(action.src)
+            seen.add(action.via if action.via is not None else action.src)
+        return seen
+
+    def hidden_mean(self, seen: set[Cell]) -> dict[Kind, float]:
+        """Per enemy attacker kind, what the opponent expects to win by a contact attack on one of
+        my units it has not seen (the mean over my unseen kinds)."""
+        key = frozenset(seen)
+        cache = self.hidden_cache
+        out = cache.get(key)
+        if out is None:
+            kinds = [k for c, k in self.own.items() if c not in seen]
+            n = len(kinds) or 1
+            out = {x: sum(CONTACT_NET[x, k] for k in kinds) / n for x in (L, KR, R, ES, ST, TK, KRPL, TR, PL, BR)}
+            out[None] = sum(VALUE[k] for k in kinds) / n
+            cache[key] = out
+        return out
+
+    def reply_loss(self, world, seen: set[Cell]) -> float:
+        """What I lose by the opponent's reply in ``world``: it picks the attack that looks best to it
+        (my units it has seen at their kinds, the others at the mean of my unseen kinds), or none
+        when no attack looks profitable; ties are averaged."""
+        board = world.board
+        mean = self.hidden_mean(seen)
+        best = 0.0
+        chosen: list[Attack] = []
+        for reply in attacks(world):
+            x = board[reply.src].kind
+            t = reply.target
+            mine = board[t].kind
+            if x.is_rated or x is BR:
+                v = CONTACT_NET[x, mine] if t in seen else mean[x]
+            else:
+                v = VALUE[mine] if t in seen else mean[None]
+            if v > best + 1e-9:
+                best = v
+                chosen = [reply]
+            elif v > best - 1e-9 and chosen:
+                chosen.append(reply)
+        if not chosen:
+            return 0.0
+        total = 0.0
+        m = 0
+        for reply in chosen[:6]:
+            r = outcome(world, reply)
+            if r is not None:
+                total -= self.loss_value(r[1])
+                m += 1
+        return total / m if m else 0.0
 
 
 def _near(own: dict[Cell, Kind], c: Cell, carrier: Kind) -> bool:
