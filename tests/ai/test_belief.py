@@ -105,3 +105,31 @@ def test_a_front_row_starter_is_not_a_base() -> None:
     probs = b.probabilities()
     assert Kind.VMB not in probs[E("e11")]
     assert probs[E("n15")][Kind.VMB] == 1.0  # two bases in the pool, one marker may hold one
+
+
+def test_fresh_knowledge_lasts_only_until_the_next_ply() -> None:
+    # Level 2's belief (no memory, ``fresh``): it knows what the report it just read shows, and
+    # forgets it when the next ply brings new events.
+    state = GameState.from_text("STe10 Le1 VMBa1 / Le11 VMBn15 KRa15", Side.SOUTH)
+    fresh, blind = Belief(Side.SOUTH, memory=False, fresh=True), Belief(Side.SOUTH, memory=False)
+    for b in (fresh, blind):
+        b.observe(view(state, Side.SOUTH))
+    log = _play(state, "e10xe11")
+    for b in (fresh, blind):
+        b.observe(view(state, Side.SOUTH, log, since=0))
+    assert fresh.known() == {E("e11"): Kind.L}
+    assert blind.known() == {}
+    more = _play(state, "a15-a14")
+    fresh.observe(view(state, Side.SOUTH, more, since=1))
+    assert fresh.known() == {}
+
+
+def test_a_search_bot_follows_which_of_its_units_the_opponent_has_seen() -> None:
+    from admiral.ai import make_bot
+
+    state = GameState.from_text("KRe10 Le1 VMBa1 / STe11 VMBn15 KRa15", Side.SOUTH)
+    bot = make_bot(4, 1)
+    bot.observe(view(state, Side.SOUTH))
+    log = _play(state, "e10xe11", "a15-a14", "e10-e11")
+    bot.observe(view(state, Side.SOUTH, log, since=0))
+    assert bot.exposed == {E("e11")}  # the cruiser revealed itself at e10, then moved on
