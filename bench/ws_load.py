@@ -172,11 +172,12 @@ async def player(
             await ws.send(json.dumps({"type": "action", "ply": version, "action": action}))
 
 
-async def post(http: httpx.AsyncClient, url: str, **kw) -> httpx.Response:
-    """POST with up to 5 tries on transport errors (a pooled keep-alive connection the busy server closed)."""
+async def post(http: httpx.AsyncClient, url: str, method: str = "POST", **kw) -> httpx.Response:
+    """A request (POST by default) with up to 5 tries on transport errors (a pooled keep-alive connection the
+    busy server closed)."""
     for attempt in range(5):
         try:
-            return await http.post(url, **kw)
+            return await http.request(method, url, **kw)
         except httpx.TransportError:
             if attempt == 4:
                 raise
@@ -199,7 +200,7 @@ async def one_game(
         r.raise_for_status()
         data = r.json()
         # the invite page carries the anti-CSRF token of North's browser
-        page = await http.get(f"{other}{data['invite_url']}", headers={"cookie": f"{COOKIE}={north_tok}"})
+        page = await post(http, f"{other}{data['invite_url']}", "GET", headers={"cookie": f"{COOKIE}={north_tok}"})
         token = page.text.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
         r = await post(http, f"{other}{data['invite_url']}", headers={"cookie": f"{COOKIE}={north_tok}"},
                        data={"csrf_token": token})  # fmt: skip

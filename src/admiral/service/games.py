@@ -217,6 +217,7 @@ class GameService:
         self._tasks: set[asyncio.Task] = set()
         self._sweeper: asyncio.Task | None = None
         self._stopping = False
+        self._presence_at = 0.0
         self._bot_pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=max(1, self.options.bot_workers), thread_name_prefix="admiral-bot"
         )
@@ -297,10 +298,11 @@ class GameService:
                     self._reload(g, tail=True)
                 yield
 
-    async def refresh(self, g: LiveGame, *, force: bool = True) -> bool:
+    async def refresh(self, g: LiveGame, *, force: bool = True, revision: int | None = None) -> bool:
         """Re-read ``g`` if another instance changed it, and where its players' sockets are (instances sharing
         the games only; a no-op otherwise). Without ``force`` (a socket's periodic resync) a game checked less
-        than a second ago is not checked again: its sockets share one check.
+        than a second ago is not checked again: its sockets share one check. ``revision``: the one an event
+        announced; when this copy has it already, the database is not asked.
 
         :returns: whether anything a snapshot shows may have changed."""
         if not self.bus.shared:
@@ -310,7 +312,9 @@ class GameService:
             return g.refreshed_changed
         g.refreshed_at = mono
         changed = False
-        if self.store.stale(g.id):
+        known = self.store.known.get(g.id)
+        fresh = revision is not None and known is not None and revision <= known  # no database trip needed
+        if not fresh and self.store.stale(g.id):
             async with g.lock:  # reading needs no Redis lock: writers take it, and write whole revisions
                 if self.store.stale(g.id):
                     self._reload(g, tail=True)
@@ -692,7 +696,10 @@ class GameService:
         return {"type": "setup.state", **self._setup_state(g, side)}
 
     async def _publish(self, g: LiveGame, **extra: Any) -> None:
-        await self.bus.publish(f"game:{g.id}", {"type": "changed", "version": self._version(g), **extra})
+        message = {"type": "changed", "version": self._version(g), **extra}
+        if self.bus.shared:  # lets other instances skip the database when their copy is already this fresh
+            message["revision"] = self.store.known.get(g.id)
+        await self.bus.publish(f"game:{g.id}", message)
 
     # -- the one entry point for socket messages -------------------------------------------------------
 
@@ -1226,11 +1233,15 @@ class GameService:
                 del self.games[game_id]
 
     async def _shared_sweep(self) -> None:
-        """Presence heartbeats, and the overdue timers of games other instances left behind."""
-        for g in list(self.games.values()):
-            for side, seat in g.seats.items():
-                if seat.connections > 0:
-                    await self.bus.mark_present(g.id, side, True)
+        """Presence heartbeats (every 10 s: the marks live 30 s), and the overdue timers of games other
+        instances left behind."""
+        mono = time.monotonic()
+        if mono - self._presence_at >= 10.0:
+            self._presence_at = mono
+            for g in list(self.games.values()):
+                for side, seat in g.seats.items():
+                    if seat.connections > 0:
+                        await self.bus.mark_present(g.id, side, True)
         for game_id in self.store.overdue_game_ids(_wall_ms()):
             try:
                 g = self.get(game_id)

@@ -31,8 +31,9 @@ router = APIRouter()
 log = logging.getLogger("admiral.ws")
 
 CLOSE_POLICY = 1008
-#: Instances sharing the games: seconds between re-reads of a game whose socket heard nothing (resync).
-RESYNC_S = 3.0
+#: Instances sharing the games: seconds between re-reads of a game whose socket heard nothing (resync; pub/sub
+#: loses messages only around a Redis reconnect, which triggers a resync of its own).
+RESYNC_S = 10.0
 CLOSE_TOO_BIG = 1009
 
 
@@ -98,7 +99,9 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                 ticks = all(m.get("type") == "tick" for m in batch)
                 foreign = any(m.get("origin") or m.get("resync") or m.get("type") == "tick" for m in batch)
                 try:
-                    changed = await service.refresh(g, force=not ticks) if foreign else False
+                    revisions = [m.get("revision") for m in batch if m.get("type") == "changed"]
+                    newest = max(revisions) if revisions and None not in revisions else None
+                    changed = await service.refresh(g, force=not ticks, revision=newest) if foreign else False
                 except Exception:  # the database or Redis hiccuped: the next event or tick tries again
                     g.log.warning("refresh failed", exc_info=True)
                     continue
