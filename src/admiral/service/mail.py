@@ -63,8 +63,10 @@ class Mailer:
                 log.info("mail to=%s subject=%s\n%s", to, subject, body)
             elif c.backend == "file":
                 c.directory.mkdir(parents=True, exist_ok=True)
-                path = c.directory / f"{time.time_ns()}.eml"
-                path.write_bytes(bytes(msg))
+                name = f"{time.time_ns()}-{threading.get_ident()}"
+                tmp = c.directory / f"{name}.tmp"
+                tmp.write_bytes(bytes(msg))
+                tmp.replace(c.directory / f"{name}.eml")  # atomic: a reader never sees half a message
             else:
                 with smtplib.SMTP(c.host, c.port, timeout=20) as smtp:
                     if c.starttls:
