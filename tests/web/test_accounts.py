@@ -308,3 +308,41 @@ def test_a_finished_game_is_credited_exactly_once(client) -> None:
     service._credit(g)  # crediting again (another end trigger, a reload) adds nothing
     assert p.me()["games_played"] == 1
     assert len(client.app.state.accounts.store.results(game_id)) == 1  # the AI's seat earns nothing
+
+
+def test_account_limits_count_the_account_not_its_spelling(client) -> None:
+    """QA finding: zero-width and fullwidth spellings of a login were separate rate-limit counters."""
+    register(Person(client))
+    p = Person(client)
+    spellings = ["Капитан Немо", "Капитан\u200b Немо", "КАПИТАН НЕМО", "капитан\u2060 немо", "Капитан Немо\ufeff"]
+    codes = [p.submit("/login", login=s, password="wrong-password").status_code for s in spellings]
+    assert codes == [400] * 5
+    assert p.submit("/login", login="Капитан\u200b\u200b Немо", password=PASSWORD).status_code == 429
+
+
+def test_an_oversized_old_password_is_a_clear_error_not_a_500(client) -> None:
+    """QA finding: 4097 characters in «текущий пароль» raised passlib's PasswordSizeError (500)."""
+    p = Person(client)
+    register(p)
+    r = p.submit("/profile/password", old="x" * 5000, password="Новый-пароль-2026", password2="Новый-пароль-2026")
+    assert r.status_code == 400 and "Неверный текущий пароль" in r.text
+    assert p.me()["registered"]
+
+
+def test_logging_in_as_another_ends_the_browsers_previous_session(client) -> None:
+    """QA finding: the previous commander's session stayed valid after another login in the same browser."""
+    carol = Person(client)
+    register(carol, nickname="Carol", email="carol@example.org")
+    carols = carol.session
+    register(Person(client), nickname="Bobby", email="bob@example.org")
+    carol.submit("/login", login="Bobby", password=PASSWORD)
+    assert carol.me()["nickname"] == "Bobby"
+    old = Person(client, carol.token)
+    old.session = carols
+    assert not old.me()["registered"]
+
+
+def test_pages_refuse_framing_and_referrers(client) -> None:
+    r = Person(client).get("/login")
+    assert r.headers["x-frame-options"] == "DENY" and r.headers["referrer-policy"] == "same-origin"
+    assert r.headers["x-content-type-options"] == "nosniff"

@@ -34,7 +34,7 @@ from .errors import ServiceError
 from .lobby import hash_token
 from .mail import Mailer
 
-__all__ = ["AccountService", "Commander", "normalize_nickname"]
+__all__ = ["AccountService", "Commander", "account_key", "normalize_nickname"]
 
 #: Login sessions last this long.
 SESSION_TTL = timedelta(days=30)
@@ -94,6 +94,17 @@ def normalize_email(raw: str) -> str:
         return validate_email((raw or "").strip(), check_deliverability=False).normalized.lower()
     except EmailNotValidError:
         raise ServiceError("bad_email", "Неверный адрес электронной почты.") from None
+
+
+def account_key(login: str) -> str:
+    """The account a login text names, for per-account rate limits: the normalised e-mail or the nickname's
+    uniqueness key (so "Yu\u200bri", "ＹＵＲＩ" and "yuri" count as one account); the text itself, case-folded,
+    when it is neither."""
+    login = (login or "").strip()[:254]
+    try:
+        return normalize_email(login) if "@" in login else nickname_key(normalize_nickname(login))
+    except ServiceError:
+        return login.casefold()
 
 
 def check_password(password: str, *, nickname: str = "", email: str = "") -> None:
@@ -220,10 +231,10 @@ class AccountService:
             except ServiceError:
                 row = None
         password = password if isinstance(password, str) and len(password) <= PASSWORD_MAX else ""
-        if row is None or row.password_hash is None:
+        if row is None or row.password_hash is None or not password:
             self.crypt.verify(password or "x", self._dummy_hash)  # the same time as a real check
             raise ServiceError("bad_login", "Неверный логин или пароль.")
-        if not password or not self.crypt.verify(password, row.password_hash):
+        if not self.crypt.verify(password, row.password_hash):
             raise ServiceError("bad_login", "Неверный логин или пароль.")
         return Commander.of(row), self._new_session(row.id)
 
@@ -284,7 +295,8 @@ class AccountService:
         :raises ServiceError: ``bad_login`` (wrong old password), ``bad_password``.
         """
         row = self.store.by_id(commander.id) if commander.id is not None else None
-        if row is None or row.password_hash is None or not self.crypt.verify(old or "", row.password_hash):
+        old = old if isinstance(old, str) and len(old) <= PASSWORD_MAX else ""
+        if row is None or row.password_hash is None or not old or not self.crypt.verify(old, row.password_hash):
             raise ServiceError("bad_login", "Неверный текущий пароль.")
         check_password(new, nickname=row.nickname or "", email=row.email or "")
         self.store.set_password(row.id, self.crypt.hash(new))

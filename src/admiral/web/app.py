@@ -163,6 +163,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             else:
                 request.state.player_key, request.state.commander = key, commander
         response = await call_next(request)
+        # Pages are never framed by other sites (clickjacking on the account forms), nor sniffed, nor referred.
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
         if issued is not None:
             response.set_cookie(
                 COOKIE, issued, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="lax",

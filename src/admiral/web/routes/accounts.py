@@ -16,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from admiral.progression import Career, rank_for
 from admiral.service import ServiceError
+from admiral.service.accounts import account_key
 
 from ..deps import SESSION_COOKIE, AccountsDep, BrowserHash, CommanderDep, checked_form, client_address
 from .pages import error_page, render
@@ -44,7 +45,7 @@ def _limited(request: Request, name: str, account: str | None = None) -> bool:
     limits = request.app.state.limits
     ok = limits.hit(name, client_address(request))
     if account and f"{name}_account" in limits.limits:
-        ok = limits.hit(f"{name}_account", account.strip().casefold()[:254]) and ok
+        ok = limits.hit(f"{name}_account", account_key(account)) and ok
     return not ok
 
 
@@ -107,6 +108,8 @@ async def login(request: Request, accounts: AccountsDep) -> Response:
         _, session = await run_in_threadpool(accounts.login, name, form.get("password", ""))
     except ServiceError as e:
         return _form_page(request, "login.html", {"login": name, "error": e.message}, 400)
+    # a browser holds one session: logging in as someone else ends the previous one on the server too
+    await run_in_threadpool(accounts.logout, request.cookies.get(SESSION_COOKIE))
     return _login_response(request, "/profile", session)
 
 
