@@ -172,7 +172,7 @@ async def player(
             await ws.send(json.dumps({"type": "action", "ply": version, "action": action}))
 
 
-async def post(http: httpx.AsyncClient, url: str, method: str = "POST", **kw) -> httpx.Response:
+async def request(http: httpx.AsyncClient, url: str, method: str = "POST", **kw) -> httpx.Response:
     """A request (POST by default) with up to 5 tries on transport errors (a pooled keep-alive connection the
     busy server closed)."""
     for attempt in range(5):
@@ -191,7 +191,7 @@ async def one_game(
     south_tok, north_tok = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
     url, other = urls[seed % len(urls)], urls[(seed + 1) % len(urls)]
     async with sem:
-        r = await post(
+        r = await request(
             http,
             f"{url}/games",
             json={"time_control": "none", "side": "south"},
@@ -200,9 +200,9 @@ async def one_game(
         r.raise_for_status()
         data = r.json()
         # the invite page carries the anti-CSRF token of North's browser
-        page = await post(http, f"{other}{data['invite_url']}", "GET", headers={"cookie": f"{COOKIE}={north_tok}"})
+        page = await request(http, f"{other}{data['invite_url']}", "GET", headers={"cookie": f"{COOKIE}={north_tok}"})
         token = page.text.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
-        r = await post(http, f"{other}{data['invite_url']}", headers={"cookie": f"{COOKIE}={north_tok}"},
+        r = await request(http, f"{other}{data['invite_url']}", headers={"cookie": f"{COOKIE}={north_tok}"},
                        data={"csrf_token": token})  # fmt: skip
         assert r.status_code == 303, r.text
     ws_url = url.replace("http", "ws", 1) + f"/ws/games/{data['game_id']}"

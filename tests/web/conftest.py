@@ -47,7 +47,7 @@ def db_url(tmp_path: Path) -> Iterator[str]:
         admin.dispose()
 
 
-def test_settings(db_url: str, **overrides: Any) -> Settings:
+def make_settings(db_url: str, **overrides: Any) -> Settings:
     """Test settings: tiny grace and sweep period, test time controls on, no .env file; Redis when the
     environment asks for it (see ``REDIS_URL``)."""
     values: dict[str, Any] = {
@@ -57,13 +57,11 @@ def test_settings(db_url: str, **overrides: Any) -> Settings:
     return Settings(_env_file=None, **{**values, **overrides})
 
 
-test_settings.__test__ = False  # a helper, not a test
-
 
 @pytest.fixture
 def settings(db_url: str) -> Settings:
-    """The shared test settings (:func:`test_settings`)."""
-    return test_settings(db_url)
+    """The shared test settings (:func:`make_settings`)."""
+    return make_settings(db_url)
 
 
 @contextlib.contextmanager

@@ -11,7 +11,7 @@ import pytest
 from admiral.web import Settings
 from admiral.web.deps import SESSION_COOKIE
 
-from .conftest import Browser, snapshot, test_settings, until
+from .conftest import Browser, make_settings, snapshot, until
 
 PASSWORD = "Броненосец-1905"
 
@@ -24,7 +24,7 @@ def mail_dir(tmp_path: Path) -> Path:
 @pytest.fixture
 def settings(db_url: str, mail_dir: Path) -> Settings:
     """Shared settings, mail into files, bots answering at once."""
-    return test_settings(
+    return make_settings(
         db_url, mail_backend="file", mail_dir=mail_dir, public_url="http://admiral.test", bot_delay_ms=0
     )
 

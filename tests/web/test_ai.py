@@ -11,14 +11,14 @@ import pytest
 from admiral.engine import PlayerView
 from admiral.web import Settings
 
-from .conftest import Browser, error, pick_action, running, snapshot, test_settings, until
+from .conftest import Browser, error, make_settings, pick_action, running, snapshot, until
 
 
 @pytest.fixture
 def settings(db_url: str) -> Settings:
     """As the shared settings, with bots answering at once (no human-feeling pause) and no message-rate
     cap (a scripted player answering an instant bot sends far more than a person's 20 messages a second)."""
-    return test_settings(db_url, bot_delay_ms=0, ws_max_rate=1000)
+    return make_settings(db_url, bot_delay_ms=0, ws_max_rate=1000)
 
 
 def ai_game(b: Browser, level: int = 1, side: str = "south", **extra: Any) -> str:

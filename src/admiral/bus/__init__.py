@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["EventBus", "InProcessBus", "Subscription"]
@@ -29,10 +30,13 @@ class Subscription:
     message is dropped: game messages say "changed, version N", so the newest one suffices.
     """
 
-    def __init__(self, bus: InProcessBus, channel: str, maxsize: int = 64) -> None:
+    def __init__(
+        self, bus: InProcessBus, channel: str, maxsize: int = 64, on_close: Callable[[], None] | None = None
+    ) -> None:
         self.channel = channel
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize)
         self._bus = bus
+        self._on_close = on_close
 
     def put(self, message: dict[str, Any]) -> None:
         """Deliver ``message`` (drops the oldest one if the queue is full)."""
@@ -47,6 +51,8 @@ class Subscription:
     def close(self) -> None:
         """Unsubscribe."""
         self._bus._unsubscribe(self)
+        if self._on_close is not None:
+            self._on_close()
 
 
 class EventBus(ABC):
@@ -97,9 +103,9 @@ class InProcessBus(EventBus):
         for sub in tuple(self._subs.get(channel, ())):
             sub.put(message)
 
-    def subscribe(self, channel: str) -> Subscription:
-        """A new :class:`Subscription` to ``channel``."""
-        sub = Subscription(self, channel)
+    def subscribe(self, channel: str, on_close: Callable[[], None] | None = None) -> Subscription:
+        """A new :class:`Subscription` to ``channel`` (``on_close`` runs when it is closed)."""
+        sub = Subscription(self, channel, on_close=on_close)
         self._subs.setdefault(channel, set()).add(sub)
         return sub
 

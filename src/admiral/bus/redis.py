@@ -63,14 +63,7 @@ class RedisBus(EventBus):
 
     def subscribe(self, channel: str) -> Subscription:
         """Receive ``channel``'s messages from every instance."""
-        sub = self._local.subscribe(channel)
-        self._channels[channel] = self._channels.get(channel, 0) + 1
-        if self._channels[channel] == 1:
-            self._changed.set()
-        original_close = sub.close
-
-        def close() -> None:
-            original_close()
+        def closed() -> None:
             left = self._channels.get(channel, 1) - 1
             if left <= 0:
                 self._channels.pop(channel, None)
@@ -78,7 +71,10 @@ class RedisBus(EventBus):
             else:
                 self._channels[channel] = left
 
-        sub.close = close  # type: ignore[method-assign]
+        sub = self._local.subscribe(channel, on_close=closed)
+        self._channels[channel] = self._channels.get(channel, 0) + 1
+        if self._channels[channel] == 1:
+            self._changed.set()
         return sub
 
     async def _sync(self, pubsub: Any, subscribed: set[str]) -> None:

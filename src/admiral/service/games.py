@@ -294,9 +294,16 @@ class GameService:
                 yield
                 return
             async with self.bus.lock(f"game:{g.id}"):
-                if self.store.stale(g.id):
-                    self._reload(g, tail=True)
+                self._catch_up(g)
                 yield
+
+    def _catch_up(self, g: LiveGame) -> bool:
+        """Apply what another instance wrote since this copy was read (caller holds ``g.lock``); one database
+        round trip when nothing changed. :returns: whether the game was re-read."""
+        if not self.store.stale(g.id):
+            return False
+        self._reload(g, tail=True)
+        return True
 
     async def refresh(self, g: LiveGame, *, force: bool = True, revision: int | None = None) -> bool:
         """Re-read ``g`` if another instance changed it, and where its players' sockets are (instances sharing
@@ -314,11 +321,9 @@ class GameService:
         changed = False
         known = self.store.known.get(g.id)
         fresh = revision is not None and known is not None and revision <= known  # no database trip needed
-        if not fresh and self.store.stale(g.id):
+        if not fresh:
             async with g.lock:  # reading needs no Redis lock: writers take it, and write whole revisions
-                if self.store.stale(g.id):
-                    self._reload(g, tail=True)
-            changed = True
+                changed = self._catch_up(g)
         elsewhere = await self.bus.present_elsewhere(g.id)
         mono = time.monotonic()
         for side, seat in g.seats.items():

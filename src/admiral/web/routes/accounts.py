@@ -49,10 +49,6 @@ def _limited(request: Request, name: str, account: str | None = None) -> bool:
     return not ok
 
 
-def _form_page(request: Request, name: str, ctx: dict[str, Any], status: int = 200) -> HTMLResponse:
-    return render(request, name, ctx, status)
-
-
 # -- registration ------------------------------------------------------------------------------------
 
 
@@ -61,7 +57,7 @@ async def register_page(request: Request, me: CommanderDep) -> Response:
     """The registration form (a logged-in commander goes to the profile)."""
     if me is not None:
         return RedirectResponse("/profile", status_code=303)
-    return _form_page(request, "register.html", {"form": {}, "error": None})
+    return render(request, "register.html", {"form": {}, "error": None})
 
 
 @router.post("/register", response_model=None)
@@ -74,15 +70,15 @@ async def register(request: Request, accounts: AccountsDep, key: BrowserHash, me
     if me is not None:
         return RedirectResponse("/profile", status_code=303)
     if _limited(request, "register"):
-        return _form_page(request, "register.html", {"form": shown, "error": _SLOW_DOWN}, 429)
+        return render(request, "register.html", {"form": shown, "error": _SLOW_DOWN}, 429)
     if form.get("password", "") != form.get("password2", ""):
-        return _form_page(request, "register.html", {"form": shown, "error": "Пароли не совпадают."}, 400)
+        return render(request, "register.html", {"form": shown, "error": "Пароли не совпадают."}, 400)
     try:
         _, session = await run_in_threadpool(
             accounts.register, key, form.get("email", ""), form.get("nickname", ""), form.get("password", "")
         )
     except ServiceError as e:
-        return _form_page(request, "register.html", {"form": shown, "error": e.message}, 400)
+        return render(request, "register.html", {"form": shown, "error": e.message}, 400)
     return _login_response(request, "/profile", session)
 
 
@@ -92,7 +88,7 @@ async def register(request: Request, accounts: AccountsDep, key: BrowserHash, me
 @router.get("/login", response_class=HTMLResponse)
 async def login_page(request: Request) -> HTMLResponse:
     """The login form."""
-    return _form_page(request, "login.html", {"login": "", "error": None})
+    return render(request, "login.html", {"login": "", "error": None})
 
 
 @router.post("/login", response_model=None)
@@ -103,11 +99,11 @@ async def login(request: Request, accounts: AccountsDep) -> Response:
         return error_page(request, 403, _CSRF_MESSAGE)
     name = form.get("login", "")[:254]
     if _limited(request, "login", name):
-        return _form_page(request, "login.html", {"login": name, "error": _SLOW_DOWN}, 429)
+        return render(request, "login.html", {"login": name, "error": _SLOW_DOWN}, 429)
     try:
         _, session = await run_in_threadpool(accounts.login, name, form.get("password", ""))
     except ServiceError as e:
-        return _form_page(request, "login.html", {"login": name, "error": e.message}, 400)
+        return render(request, "login.html", {"login": name, "error": e.message}, 400)
     # a browser holds one session: logging in as someone else ends the previous one on the server too
     await run_in_threadpool(accounts.logout, request.cookies.get(SESSION_COOKIE))
     return _login_response(request, "/profile", session)
@@ -131,7 +127,7 @@ async def logout(request: Request, accounts: AccountsDep) -> Response:
 @router.get("/recover", response_class=HTMLResponse)
 async def recover_page(request: Request) -> HTMLResponse:
     """The «Восстановить доступ» form."""
-    return _form_page(request, "recover.html", {"sent": False, "error": None})
+    return render(request, "recover.html", {"sent": False, "error": None})
 
 
 @router.post("/recover", response_model=None)
@@ -142,16 +138,16 @@ async def recover(request: Request, accounts: AccountsDep) -> Response:
         return error_page(request, 403, _CSRF_MESSAGE)
     email = form.get("email", "")[:254]
     if _limited(request, "recover", email):
-        return _form_page(request, "recover.html", {"sent": False, "error": _SLOW_DOWN}, 429)
+        return render(request, "recover.html", {"sent": False, "error": _SLOW_DOWN}, 429)
     await run_in_threadpool(accounts.request_reset, email)
-    return _form_page(request, "recover.html", {"sent": True, "error": None})
+    return render(request, "recover.html", {"sent": True, "error": None})
 
 
 @router.get("/reset/{token}", response_class=HTMLResponse)
 async def reset_page(request: Request, token: str, accounts: AccountsDep) -> HTMLResponse:
     """The new-password form of a recovery link (or why the link no longer works)."""
     valid = await run_in_threadpool(accounts.reset_valid, token)
-    return _form_page(request, "reset.html", {"token": token, "valid": valid, "error": None, "done": False})
+    return render(request, "reset.html", {"token": token, "valid": valid, "error": None, "done": False})
 
 
 @router.post("/reset/{token}", response_model=None)
@@ -162,14 +158,14 @@ async def reset(request: Request, token: str, accounts: AccountsDep) -> Response
         return error_page(request, 403, _CSRF_MESSAGE)
     ctx = {"token": token, "valid": True, "done": False, "error": None}
     if _limited(request, "recover"):
-        return _form_page(request, "reset.html", {**ctx, "error": _SLOW_DOWN}, 429)
+        return render(request, "reset.html", {**ctx, "error": _SLOW_DOWN}, 429)
     if form.get("password", "") != form.get("password2", ""):
-        return _form_page(request, "reset.html", {**ctx, "error": "Пароли не совпадают."}, 400)
+        return render(request, "reset.html", {**ctx, "error": "Пароли не совпадают."}, 400)
     try:
         await run_in_threadpool(accounts.reset, token, form.get("password", ""))
     except ServiceError as e:
-        return _form_page(request, "reset.html", {**ctx, "valid": e.code != "bad_link", "error": e.message}, 400)
-    response = _form_page(request, "reset.html", {**ctx, "done": True})
+        return render(request, "reset.html", {**ctx, "valid": e.code != "bad_link", "error": e.message}, 400)
+    response = render(request, "reset.html", {**ctx, "done": True})
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response
 
@@ -199,7 +195,7 @@ async def change_password(request: Request, accounts: AccountsDep, me: Commander
 @router.get("/feedback", response_class=HTMLResponse)
 async def feedback_page(request: Request) -> HTMLResponse:
     """The «Обратная связь» form."""
-    return _form_page(request, "feedback.html", {"sent": False, "error": None, "message": "", "contact": ""})
+    return render(request, "feedback.html", {"sent": False, "error": None, "message": "", "contact": ""})
 
 
 @router.post("/feedback", response_model=None)
@@ -210,12 +206,12 @@ async def feedback(request: Request, accounts: AccountsDep, me: CommanderDep) ->
         return error_page(request, 403, _CSRF_MESSAGE)
     ctx = {"sent": False, "message": form.get("message", "")[:4000], "contact": form.get("contact", "")[:254]}
     if _limited(request, "feedback"):
-        return _form_page(request, "feedback.html", {**ctx, "error": _SLOW_DOWN}, 429)
+        return render(request, "feedback.html", {**ctx, "error": _SLOW_DOWN}, 429)
     try:
         await run_in_threadpool(accounts.feedback, me, ctx["contact"], form.get("message", ""))
     except ServiceError as e:
-        return _form_page(request, "feedback.html", {**ctx, "error": e.message}, 400)
-    return _form_page(request, "feedback.html", {"sent": True, "error": None, "message": "", "contact": ""})
+        return render(request, "feedback.html", {**ctx, "error": e.message}, 400)
+    return render(request, "feedback.html", {"sent": True, "error": None, "message": "", "contact": ""})
 
 
 # -- the service record, public profiles, the leaderboard ----------------------------------------------------
