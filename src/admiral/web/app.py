@@ -132,6 +132,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         }
 
     app.state.templates = Jinja2Templates(directory=str(settings.templates_dir), context_processors=[page_context])
+    # Every UI string in a template goes through gettext: `{{ _("…") }}` or `{% trans %}…{% endtrans %}`
+    # (issue 7). Until catalogs are compiled, the Russian source text is the translation.
+    app.state.templates.env.add_extension("jinja2.ext.i18n")
+    app.state.templates.env.install_null_translations(newstyle=True)
 
     @app.middleware("http")
     async def browser_cookie(request: Request, call_next):
