@@ -80,6 +80,7 @@ def start_server(tmp: Path, extra: dict[str, str] | None = None, name: str = "se
         "DATABASE_URL": f"sqlite:///{tmp / 'bench.db'}",
         "ENVIRONMENT": "development",
         "PORT": str(port),
+        "RATE_GAMES": "100000/minute",  # the bench creates its games from one address
         **(extra or {}),
     }
     log = open(tmp / f"{name}.log", "w")  # lives as long as the server

@@ -50,6 +50,7 @@ class Instance:
             **os.environ, "DATABASE_URL": db_url, "REDIS_URL": REDIS_URL, "SECRET_KEY": SECRET,
             "ENVIRONMENT": "development", "MIGRATE_ON_START": "0", "TEST_TIME_CONTROLS": "1",
             "SWEEP_INTERVAL_S": "0.3", "RATE_LIMIT_STORAGE": "memory://", "PYTHONUNBUFFERED": "1",
+            "RATE_GAMES": "1000/minute",
         }  # fmt: skip
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(

@@ -63,6 +63,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "DATABASE_URL": f"sqlite:///{data / 'admiral.db'}",
         "ENVIRONMENT": "development",
         "TEST_TIME_CONTROLS": "1",  # lets a test create a game with a clock of seconds (JSON base_ms)
+        "RATE_GAMES": "1000/minute",  # the tests create games faster than a person
         "PYTHONUNBUFFERED": "1",
     }
     log = data / "server.log"

@@ -52,7 +52,7 @@ def make_settings(db_url: str, **overrides: Any) -> Settings:
     environment asks for it (see ``REDIS_URL``)."""
     values: dict[str, Any] = {
         "database_url": db_url, "claim_grace_ms": 200, "sweep_interval_s": 0.2, "test_time_controls": True,
-        "redis_url": REDIS_URL,
+        "redis_url": REDIS_URL, "rate_games": "1000/minute",
     }  # fmt: skip
     return Settings(_env_file=None, **{**values, **overrides})
 

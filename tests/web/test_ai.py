@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from admiral.engine import PlayerView
+from admiral.service.lobby import hash_token
 from admiral.web import Settings
 
 from .conftest import Browser, error, make_settings, pick_action, running, snapshot, until
@@ -297,3 +298,33 @@ def test_a_failing_bot_resigns_and_the_server_goes_on(browsers, client, monkeypa
         over = snapshot(ws, status="over")
     assert over["game"]["result"] == {"winner": "south", "reason": "resignation"}
     assert b.get("/").status_code == 200
+
+
+def test_a_commander_has_at_most_three_ai_games_at_once(browsers, client) -> None:
+    b, other = browsers(), browsers()
+    games = [ai_game(b, level=1) for _ in range(3)]
+    r = b.post("/games", json={"opponent": "ai", "ai_level": 2, "side": "south"})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "too_many_ai_games"
+    assert client.app.state.service.store.active_bot_games(hash_token(b.token), "bot:") == games  # none made
+    # A friend game is not counted, nor another browser's AI games.
+    assert b.post("/games", json={"opponent": "friend"}).status_code == 201
+    ai_game(other, level=1)
+    # A finished game frees its place.
+    with b.ws(games[0]) as ws:
+        ready(ws)
+        ws.send_json({"type": "resign"})
+        snapshot(ws, status="over")
+    assert ai_game(b, level=3) not in games
+
+
+def test_creating_games_is_rate_limited(db_url: str) -> None:
+    from fastapi.testclient import TestClient
+
+    from admiral.web import create_app
+
+    with TestClient(create_app(make_settings(db_url, rate_games="3/minute"))) as client:
+        client.get("/")
+        made = [client.post("/games", json={"opponent": "friend"}).status_code for _ in range(4)]
+        assert made == [201, 201, 201, 429]
+        assert client.post("/games", json={"opponent": "ai", "ai_level": 1}).json()["error"]["code"] == "rate_limited"
+        assert len(client.app.state.service.store.active_game_ids()) == 3

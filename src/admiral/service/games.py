@@ -81,7 +81,8 @@ class ServiceOptions:
     Bots: ``bot_workers`` threads think for them; ``bot_delay_ms`` is the least time between the
     position a bot answers and its answer (so that a player sees their own move land first; the bot's
     clock runs meanwhile); ``bot_think_s`` the thinking budget per level in seconds (further capped at
-    1/30 of the bot's remaining clock)."""
+    1/30 of the bot's remaining clock); ``max_bot_games`` unfinished games against the AI one commander may
+    have at once (bots cost the server's CPU)."""
 
     claim_grace_ms: int = 60_000
     sweep_interval_s: float = 2.0
@@ -90,6 +91,7 @@ class ServiceOptions:
     bot_workers: int = 2
     bot_delay_ms: int = 500
     bot_think_s: dict[int, float] = field(default_factory=lambda: {1: 0.05, 2: 0.3, 3: 0.5, 4: 1.0, 5: 1.0})
+    max_bot_games: int = 3
 
 
 @dataclass
@@ -461,14 +463,21 @@ class GameService:
         other seat and sets up at once, and the game goes straight to the setup.
 
         :returns: ``(game_id, invite_code)``; the invite code is ``None`` in a game against the AI.
+        :raises ServiceError: ``too_many_ai_games`` when the creator already has ``max_bot_games`` unfinished
+            games against the AI.
         """
+        ai = settings.ai_level
+        if ai and len(self.store.active_bot_games(browser_hash, BOT_PREFIX)) >= self.options.max_bot_games:
+            raise ServiceError(
+                "too_many_ai_games",
+                f"У вас уже идут {self.options.max_bot_games} партии против ИИ: доиграйте или сдайте одну из них.",
+            )
         side = settings.side if settings.side in SIDES else secrets.choice(SIDES)
         for _ in range(5):
             game_id = new_game_id()
             if self.store.load_game(game_id) is None:
                 break
         code, invite_hash, sealed = self._new_invite(game_id)
-        ai = settings.ai_level
         if ai:
             code, sealed = None, None
         wall = _wall_ms()

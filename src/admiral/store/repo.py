@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Engine, and_, bindparam, case, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from .models import GameActionRow, GameRow, GameSeatRow, SavedSetupRow, utcnow
 
@@ -113,6 +113,25 @@ class Store:
         """Ids of every game not finished (waiting, setup, play)."""
         with self.session() as s:
             return list(s.scalars(select(GameRow.id).where(GameRow.status.in_(ACTIVE))))
+
+    def active_bot_games(self, browser_hash: str, bot_prefix: str) -> list[str]:
+        """Ids of the unfinished games (setup, play) where ``browser_hash`` holds a seat against a bot (a seat
+        whose holder starts with ``bot_prefix``), oldest first."""
+        bot = aliased(GameSeatRow)
+        with self.session() as s:
+            return list(
+                s.scalars(
+                    select(GameRow.id)
+                    .join(GameSeatRow, GameSeatRow.game_id == GameRow.id)
+                    .join(bot, bot.game_id == GameRow.id)
+                    .where(
+                        GameSeatRow.browser_hash == browser_hash,
+                        bot.browser_hash.startswith(bot_prefix, autoescape=True),
+                        GameRow.status.in_(("setup", "play")),
+                    )
+                    .order_by(GameRow.created_at, GameRow.id)
+                )
+            )
 
     def timed_game_ids(self) -> list[str]:
         """Ids of the games a timer must watch: in play with a clock, or in setup with a deadline."""

@@ -85,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 waiting_ttl_s=settings.waiting_ttl_s,
                 bot_workers=settings.bot_workers,
                 bot_delay_ms=settings.bot_delay_ms,
+                max_bot_games=settings.max_bot_games,
             ),
             progress=ProgressService(account_store),
         )
@@ -120,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "login": settings.rate_login, "login_account": settings.rate_login_account,
             "register": settings.rate_register, "recover": settings.rate_recover,
             "recover_account": settings.rate_recover_account, "feedback": settings.rate_feedback,
+            "games": settings.rate_games,
         },
     )  # fmt: skip
 

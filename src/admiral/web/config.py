@@ -56,6 +56,8 @@ class Settings(BaseSettings):
     bot_workers: int = 2
     #: Least time between the position a bot answers and its answer, ms (its clock runs meanwhile).
     bot_delay_ms: int = 500
+    #: Unfinished games against the AI one commander may have at once.
+    max_bot_games: int = 3
     #: Allow ``base_ms``/``increment_ms``/``setup_ms`` in ``POST /games`` (tests and benchmarks only).
     test_time_controls: bool = False
     #: Extra origins allowed on the WebSocket besides the page's own host (e.g. a proxy's public URL).
@@ -86,6 +88,7 @@ class Settings(BaseSettings):
     rate_recover: str = "3/minute;10/hour"
     rate_recover_account: str = "3/hour"
     rate_feedback: str = "5/minute;30/hour"
+    rate_games: str = "20/minute;200/hour"
 
     templates_dir: Path = PROJECT_ROOT / "templates"
     static_dir: Path = PROJECT_ROOT / "static"

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from admiral.service import GameSettings, ServiceError
 
-from ..deps import BrowserHash, ServiceDep, SettingsDep, api_error, checked_form
+from ..deps import BrowserHash, ServiceDep, SettingsDep, api_error, checked_form, client_address
 
 __all__ = ["error_page", "router"]
 
@@ -98,7 +98,17 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
         if is_json:
             return api_error(400, "bad_request", "Неверные настройки партии.")
         return error_page(request, 400, "Неверные настройки партии.")
-    game_id, code = service.create_game(browser, game_settings)
+    refusal = None
+    if not request.app.state.limits.hit("games", client_address(request)):
+        refusal = (429, "rate_limited", "Слишком много новых партий подряд. Подождите минуту.")
+    else:
+        try:
+            game_id, code = service.create_game(browser, game_settings)
+        except ServiceError as e:
+            refusal = (409 if e.code == "too_many_ai_games" else 400, e.code, e.message)
+    if refusal is not None:
+        status, error, message = refusal
+        return api_error(status, error, message) if is_json else error_page(request, status, message)
     if is_json:
         invite_url = None if code is None else f"/j/{code}"
         return JSONResponse({"game_id": game_id, "url": f"/g/{game_id}", "invite_url": invite_url}, status_code=201)
