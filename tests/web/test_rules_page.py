@@ -8,7 +8,19 @@ from html.parser import HTMLParser
 
 import pytest
 
-from admiral.engine import SCALE, Attack, GameState, Kind, Move, Side, cell_name, legal_actions, parse_cell
+from admiral.engine import (
+    SCALE,
+    Attack,
+    Detonate,
+    GameState,
+    Kind,
+    Move,
+    Side,
+    apply,
+    cell_name,
+    legal_actions,
+    parse_cell,
+)
 from admiral.web import rulebook
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -269,8 +281,10 @@ def test_diagrams_agree_with_the_engine_and_the_rules(page) -> None:
         assert shown_targets == targets, key
         if key in RULES_SAY:
             assert (shown_moves, shown_targets) == RULES_SAY[key], key
-        # units as the reader's board shows them: own kinds, enemy closed markers
+        # units as the reader's board shows them: own kinds, enemy closed markers (after the blast: the survivors)
         state = GameState.from_text(spec.position, Side.SOUTH)
+        if spec.blast == "after":
+            apply(state, Detonate())
         for name, c in cells.items():
             cell = parse_cell(name)
             u = state.board[cell]
@@ -287,14 +301,21 @@ def test_diagrams_agree_with_the_engine_and_the_rules(page) -> None:
                 assert "marker" in units[0].classes and "data-kind" not in units[0].attrs, (key, name)
 
 
-def test_blast_diagram_is_the_5x5_square(page) -> None:
-    cells = {c.attrs["data-cell"]: c for c in page.find("figure", id="diagram-blast").find_all("div", cls="cell")}
-    square = {n for n, c in cells.items() if "blast" in c.classes}
-    assert square == {f"{col}{row}" for col in "efghi" for row in range(6, 11)}  # rules §8: 5×5 around g8
-    removed = {n for n, c in cells.items() if "last-removed" in c.classes}
+def test_blast_diagrams_are_the_5x5_square_before_and_after(page) -> None:
+    def cells(key: str) -> dict[str, Node]:
+        return {c.attrs["data-cell"]: c for c in page.find("figure", id=f"diagram-{key}").find_all("div", cls="cell")}
+
+    before, after = cells("blast"), cells("blast_after")
+    square = {f"{col}{row}" for col in "efghi" for row in range(6, 11)}  # rules §8: 5×5 around the bomb on g8
+    for shown in (before, after):
+        assert {n for n, c in shown.items() if "blast" in c.classes} == square
+    standing = {n for n, c in before.items() if c.find_all(cls="unit")}
+    assert standing == {"g8", "f7", "e8", "f9", "d9", "h10", "i9", "f6", "j8", "g11"}
+    assert not any("last-removed" in c.classes for c in before.values())
     # every unit inside, both sides, the bomb included; and the own aircraft on d9 with its carrier (f9)
+    removed = {n for n, c in after.items() if "last-removed" in c.classes}
     assert removed == {"g8", "f7", "e8", "f9", "h10", "i9", "f6", "d9"}
-    assert {"j8", "g11"} & removed == set()
+    assert {n for n, c in after.items() if c.find_all(cls="unit")} == {"j8", "g11"}
 
 
 def test_formation_diagram_outlines_three_cruisers(page) -> None:

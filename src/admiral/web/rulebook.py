@@ -103,7 +103,8 @@ class _Spec:
 
     ``focus``: the unit whose reach is drawn; ``via``: draw its attacks after a step there (move, then
     attack); ``radius``: half the window; ``formation``: outline the largest formation of the focus
-    (``member``); ``detonate``: set the bomb off and mark the square and what it removed.
+    (``member``); ``blast``: shade the bomb's 5×5 square (``before``), or also set the bomb off and draw the
+    board after it, the removed units' cells marked as the game board marks them (``after``).
     """
 
     position: str
@@ -111,9 +112,11 @@ class _Spec:
     via: str | None = None
     radius: int = 3
     formation: bool = False
-    detonate: bool = False
+    blast: str | None = None
     show_moves: bool = True
 
+
+_BLAST = "ABg8 KRf7 Le8 Af9 Sd9 / ESh10 Li9 ESf6 ESj8 ESg11"
 
 #: The diagrams of the rules page, by the id the template uses. The unit in focus is South's (the reader's);
 #: North's units are enemy markers. Written around g8, in open sea.
@@ -144,8 +147,9 @@ _DIAGRAMS: dict[str, _Spec] = {
     "fireship": _Spec("BRg8 ESf8 / ESh8 ESg9", "g8"),
     # the atomic bomb moves like a ship
     "bomb": _Spec("ABg8 / ESh8", "g8"),
-    # §8 the explosion: the 5×5 square, both sides' units
-    "blast": _Spec("ABg8 KRf7 Le8 Af9 Sd9 / ESh10 Li9 ESf6 ESj8 ESg11", "g8", detonate=True, show_moves=False),
+    # §8 the explosion: the 5×5 square, both sides' units, before and after
+    "blast": _Spec(_BLAST, "g8", blast="before", show_moves=False),
+    "blast_after": _Spec(_BLAST, "g8", blast="after", show_moves=False),
 }
 
 
@@ -182,7 +186,7 @@ def _diagram(key: str, spec: _Spec) -> Diagram:
         board[via] = board.pop(focus)
         mark(focus, "ghost-from")
         mark(via, "selected")
-    elif not spec.detonate:
+    elif spec.blast is None:
         mark(focus, "selected")
     if spec.show_moves:
         for c in moves:
@@ -196,13 +200,15 @@ def _diagram(key: str, spec: _Spec) -> Diagram:
         best = max(forms, key=lambda f: (SCALE[tuple(sorted(state.board[c].kind for c in f))], len(f)))
         for c in best:
             mark(c, "member")
-    if spec.detonate:
-        events = apply(state.copy(), Detonate())
-        report = next(e for e in events if isinstance(e, BattleReport))
+    if spec.blast is not None:
         for c in BLAST[focus]:
             mark(c, "blast")
+    if spec.blast == "after":
+        events = apply(state, Detonate())
+        report = next(e for e in events if isinstance(e, BattleReport))
         for seen in report.removed:
             mark(seen.cell, "last-removed")
+        board = {c: u for c, u in enumerate(state.board) if u is not None}
     cols, rows = _window(spec.focus, spec.radius)
     grid = []
     for r in rows:
