@@ -140,7 +140,7 @@ export class Board {
       if (el.classList.contains("move")) label += " — сюда можно пойти";
       if (el.classList.contains("target")) label += " — атаковать";
       el.setAttribute("aria-label", label);
-      el.title = el.classList.contains("target") ? "Атаковать" : el.classList.contains("move") ? "Сюда" : "";
+      el.title = el.classList.contains("target") ? "Атаковать" : el.classList.contains("move") ? "Сюда" : u?.kind ? ruName(u.kind) : "";
     }
   }
 

@@ -5,7 +5,7 @@ import { choose, h, toast } from "./dom.js";
 import { SIDE_RU, cellRu, otherSide, resultHeadline, resultReason } from "./i18n.js";
 import { Replay } from "./replay.js";
 import { notationRu, ownerClass, reportCard, reportSummary } from "./report.js";
-import { KINDS, compositionText, iconSvg, ru, ruName, scaleRow } from "./units.js";
+import { KINDS, compositionText, iconSvg, ru, ruName, rulesLink, scaleRow } from "./units.js";
 
 const CELL = "[a-n](?:1[0-5]|[1-9])";
 const MOVE_RE = new RegExp(`^(${CELL})-(${CELL})$`);
@@ -420,6 +420,8 @@ export class PlayScreen {
     else if (sel) hint = "Зелёные точки — куда пойти, красные прицелы — кого атаковать.";
     else hint = "Ваш ход: выберите свой корабль.";
     this.hintEl.textContent = hint;
+    const selKind = mine && sel ? this.ownKindAt(sel.src) : null;
+    if (selKind) this.hintEl.append(" ", rulesLink(selKind));
     this.finishBtn.hidden = !(mine && sel?.via);
     this.cancelBtn.hidden = !(mine && sel);
     this.detonateBtn.hidden = !(mine && this.legal.detonate && !this.legal.declarations.length);

@@ -2,7 +2,7 @@
 
 import { h } from "./dom.js";
 import { SIDE_RU, cellRu } from "./i18n.js";
-import { compositionText, iconSvg, ru, ruName } from "./units.js";
+import { compositionText, iconSvg, ru, ruName, rulesLink } from "./units.js";
 
 const METHOD = {
   contact: "ближний бой",
@@ -30,7 +30,9 @@ function seenEl(s, me) {
     "span",
     { class: `seen side-${s.side}` },
     h("span", { class: `mini unit side-${s.side} ${ownerClass(s.side, me)} k-${s.kind}`, html: iconSvg(s.kind), "aria-hidden": "true" }),
-    ` ${ruName(s.kind)} (${ru(s.kind)}) ${cellRu(s.cell)}`,
+    " ",
+    rulesLink(s.kind, ruName(s.kind)),
+    ` (${ru(s.kind)}) ${cellRu(s.cell)}`,
   );
 }
 

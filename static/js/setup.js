@@ -4,7 +4,7 @@ import { Board, HEIGHT, WIDTH, cellCol, cellName, cellRow, ring, unitHtml, zoneC
 import { h, toast } from "./dom.js";
 import { SIDE_RU, cellRu, otherSide, problemText } from "./i18n.js";
 import { api } from "./net.js";
-import { CARRIER, FLEET_SIZE, KINDS, iconSvg, ru, ruName } from "./units.js";
+import { CARRIER, FLEET_SIZE, KINDS, iconSvg, ru, ruName, rulesLink } from "./units.js";
 
 const UPDATE_DELAY_MS = 350;
 const DRAG_THRESHOLD_PX = 6;
@@ -448,6 +448,8 @@ export class SetupScreen {
         : this.selectedKind
           ? `${ruName(this.selectedKind)}: нажмите свободную клетку своей зоны (осталось ${this.remaining(this.selectedKind)}).`
           : "Перетащите корабль из арсенала на поле или выберите тип и нажмите клетку. Перетащите обратно в арсенал, чтобы убрать.";
+    const infoKind = this.ready ? null : this.selectedCell ? this.draft.get(this.selectedCell) : this.selectedKind;
+    if (infoKind) this.hintEl.append(" ", rulesLink(infoKind));
 
     this.problemsEl.innerHTML = "";
     for (const p of this.problems) this.problemsEl.append(h("li", { class: "problem" }, problemText(p)));

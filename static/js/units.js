@@ -1,6 +1,8 @@
 // Unit kinds of «Адмирал» (rules §2): codes, Russian names, counts, scale rows and icons.
 // Display data only: the client never decides legality (the server's view lists what is legal).
 
+import { t } from "./t.js";
+
 export const KINDS = [
   { code: "A", ru: "А", name: "Авианосец", count: 1, strength: null },
   { code: "L", ru: "Л", name: "Линкор", count: 2, strength: 15 },
@@ -56,6 +58,23 @@ export function ru(code) {
 
 export function ruName(code) {
   return BY_CODE[code]?.name ?? code;
+}
+
+/** The kind's section of the rules page (templates/rules.html has an anchor `unit-{code}` per kind). */
+export function rulesHref(code) {
+  return `/rules#unit-${code}`;
+}
+
+/** A link «Правила: Крейсер» to the kind's section, in a new tab so the game stays open. */
+export function rulesLink(code, text = null) {
+  const a = document.createElement("a");
+  a.href = rulesHref(code);
+  a.target = "_blank";
+  a.rel = "noopener";
+  a.className = "rules-link";
+  a.dataset.kind = code;
+  a.textContent = text ?? t("Правила: {name}", { name: ruName(code) });
+  return a;
 }
 
 // --- icons: 24×24 inline SVG, currentColor ---------------------------------------------------

@@ -1,4 +1,4 @@
-"""HTML pages: home, game, invite, errors; ``POST /games`` and ``POST /j/{invite}`` (docs/protocol.md)."""
+"""HTML pages: home, rules, game, invite, errors; ``POST /games`` and ``POST /j/{invite}`` (docs/protocol.md)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from admiral.engine import COLUMNS_RU, FLEET_SIZE, QUIET_LIMIT, Kind
 from admiral.service import GameSettings, ServiceError
 
+from .. import rulebook
 from ..deps import BrowserHash, ServiceDep, SettingsDep, api_error, checked_form, client_address
 
 __all__ = ["error_page", "router"]
@@ -67,6 +69,26 @@ def _ai_level(body: GameCreate) -> int:
 async def home(request: Request) -> HTMLResponse:
     """The home page: the «Играть с другом» and «Играть против ИИ» forms."""
     return render(request, "home.html", {"ai_levels": request.app.state.service.rules.bot_levels()})
+
+
+@router.get("/rules", response_class=HTMLResponse)
+async def rules_page(request: Request) -> HTMLResponse:
+    """«Правила»: the rules for players (``templates/rules.html``), its pictures and tables computed by the engine
+    (:mod:`admiral.web.rulebook`). Each unit kind has its section ``#unit-{code}``."""
+    ctx = {
+        "kinds": list(Kind),
+        "ru": {k.code: k.ru for k in Kind},
+        "fleet_size": FLEET_SIZE,
+        "quiet_limit": QUIET_LIMIT,
+        "grace_s": request.app.state.settings.claim_grace_ms // 1000,
+        "ai_levels": request.app.state.service.rules.bot_levels(),
+        "diagrams": rulebook.diagrams(),
+        "zones": rulebook.board_picture(),
+        "columns_ru": COLUMNS_RU,
+        "scale": rulebook.scale_rows(),
+        "collisions": rulebook.collisions(),
+    }
+    return render(request, "rules.html", ctx)
 
 
 @router.post("/games", response_model=None)
