@@ -1,6 +1,7 @@
 """The house plan's import rules (DESIGN.md "Layers"), checked on the source with :mod:`ast`.
 
 - ``admiral.engine`` imports nothing of the project (standard library only);
+- ``admiral.tutorial`` (lessons as data) imports only the engine;
 - nothing but ``admiral.web`` imports FastAPI or Starlette;
 - imports point down: ``store``/``bus`` never import ``service``/``web``; ``service`` never imports ``web``.
 """
@@ -45,6 +46,12 @@ def _layer(mod: str) -> str | None:
 @pytest.mark.parametrize("path", _files("engine"), ids=lambda p: p.name)
 def test_engine_imports_nothing_of_the_project(path: Path) -> None:
     bad = {m for m in _imports(path) if m.startswith("admiral") and not m.startswith("admiral.engine")}
+    assert bad == set(), f"{path} imports {bad}"
+
+
+@pytest.mark.parametrize("path", _files("tutorial"), ids=lambda p: p.name)
+def test_tutorial_imports_only_the_engine(path: Path) -> None:
+    bad = {m for m in _imports(path) if _layer(m) not in (None, "engine", "tutorial")}
     assert bad == set(), f"{path} imports {bad}"
 
 

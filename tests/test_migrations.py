@@ -20,4 +20,5 @@ def test_migrations_match_the_models(tmp_path: Path) -> None:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     engine.dispose()
     assert diff == []
-    assert {"commanders", "sessions", "password_resets", "game_results", "feedback"} <= set(Base.metadata.tables)
+    tables = {"commanders", "sessions", "password_resets", "game_results", "feedback", "tutorial_progress"}
+    assert tables <= set(Base.metadata.tables)

@@ -33,8 +33,11 @@ export function toast(text, ms = 4000) {
   }, ms);
 }
 
-/** A modal <dialog> with a title, a body and buttons; resolves with the chosen value (null when cancelled). */
-export function choose({ title, intro, options, cancel = "Отмена", onHover = null, className = "" }) {
+/**
+ * A modal <dialog> with a title, a body and buttons; resolves with the chosen value (null when cancelled).
+ * `note`: an extra highlighted line (a lesson's instruction).
+ */
+export function choose({ title, intro, note = null, options, cancel = "Отмена", onHover = null, className = "" }) {
   return new Promise((resolve) => {
     const dlg = h("dialog", { class: `choice-dialog ${className}`, "aria-labelledby": "dlg-title" });
     const done = (value) => {
@@ -60,6 +63,7 @@ export function choose({ title, intro, options, cancel = "Отмена", onHover
     }
     dlg.append(h("h2", { id: "dlg-title" }, title));
     if (intro) dlg.append(h("p", { class: "muted" }, intro));
+    if (note) dlg.append(h("p", { class: "dialog-note" }, note));
     dlg.append(list);
     if (cancel) dlg.append(h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "btn", onclick: () => done(null) }, cancel)));
     dlg.addEventListener("cancel", (e) => {

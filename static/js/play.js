@@ -5,6 +5,7 @@ import { choose, h, toast } from "./dom.js";
 import { SIDE_RU, cellRu, otherSide, resultHeadline, resultReason } from "./i18n.js";
 import { Replay } from "./replay.js";
 import { notationRu, ownerClass, reportCard, reportSummary } from "./report.js";
+import { t } from "./t.js";
 import { KINDS, compositionText, iconSvg, ru, ruName, rulesLink, scaleRow } from "./units.js";
 
 const CELL = "[a-n](?:1[0-5]|[1-9])";
@@ -44,7 +45,10 @@ function groupLegal(legal) {
 export class PlayScreen {
   /**
    * @param {HTMLElement} root
-   * @param {{gameId: string, seat: string|null, send: (msg: object) => boolean, countdown: import("./clock.js").Countdown}} ctx
+   * @param {{gameId: string, seat: string|null, send: (msg: object) => boolean, countdown: import("./clock.js").Countdown,
+   *          lesson?: boolean, coach?: HTMLElement}} ctx `lesson`: a tutorial lesson (no clocks, game controls,
+   *          replay or rematch; `coach`: the lesson's elements, laid out by the
+   *          lesson-layout grid around the board)
    */
   constructor(root, ctx) {
     this.root = root;
@@ -52,6 +56,11 @@ export class PlayScreen {
     this.seat = ctx.seat;
     this.send = ctx.send;
     this.countdown = ctx.countdown;
+    this.lesson = !!ctx.lesson;
+    this.coach = ctx.coach || null;
+    this.spot = []; // cells a lesson points at
+    this.note = null; // a lesson's instruction, repeated in the attack and defence dialogs
+    this.closed = false; // a finished lesson: nobody acts any more
     this.game = null;
     this.view = null;
     this.legal = groupLegal([]);
@@ -101,6 +110,7 @@ export class PlayScreen {
     this.logEl = h("ol", { class: "log", reversed: true });
     this.replay = new Replay(this.gameId, (units, ply) => this.showReplay(units, ply));
     this.replay.el.hidden = true;
+    if (this.lesson) this.prefsEl.hidden = this.controlsEl.hidden = true;
 
     const side = h(
       "aside",
@@ -114,9 +124,8 @@ export class PlayScreen {
       this.lostEl,
       h("section", { class: "log-box" }, h("h2", { class: "panel-title" }, "Журнал боёв"), this.logEl),
     );
-    this.root.append(
-      h("div", { class: "layout play-layout" }, h("div", { class: "board-col" }, this.topBar.el, boardWrap, this.bottomBar.el, this.actionBar), side),
-    );
+    const layout = h("div", { class: `layout play-layout${this.lesson ? " lesson-layout" : ""}` }, this.coach, h("div", { class: "board-col" }, this.topBar.el, boardWrap, this.bottomBar.el, this.actionBar), side);
+    this.root.append(layout);
     this.peerTimer = setInterval(() => this.root.isConnected && this.game && this.renderBars(), 1000);
     this.countdown.bind(this.topBar.clock, this.topBar.side);
     this.countdown.bind(this.bottomBar.clock, this.bottomBar.side);
@@ -158,7 +167,7 @@ export class PlayScreen {
   // --- acting -------------------------------------------------------------------------------
 
   canAct() {
-    return !!this.seat && this.game?.status === "play" && !this.busy && this.view?.to_act === this.seat;
+    return !!this.seat && this.game?.status === "play" && !this.busy && !this.closed && this.view?.to_act === this.seat;
   }
 
   act(text) {
@@ -240,6 +249,7 @@ export class PlayScreen {
     const choice = await choose({
       title: `Атака на ${cellRu(attacks[0].target)}`,
       intro: "Объявите, кто участвует в бою. Если цель окажется не кораблём шкалы, бьётся только атакующий.",
+      note: this.note,
       options,
       onHover: (a) => this.highlight(a ? byText.get(a.text) : null),
       className: "formation-dialog",
@@ -267,6 +277,7 @@ export class PlayScreen {
       intro: p ? `Атака с ${cellRu(p.src)} на ${cellRu(p.target)}. Объявите защиту — ваши часы идут.` : "Объявите защиту — ваши часы идут.",
       options,
       cancel: null,
+      note: this.note,
       onHover: (d) => this.highlight(d ? d.members : null),
       className: "defender-dialog",
     }).then((d) => {
@@ -379,6 +390,7 @@ export class PlayScreen {
       for (const src of this.legal.bySrc.keys()) add(src, "can-act");
     }
     for (const c of this.hover || []) add(c, "member");
+    for (const c of this.spot) add(c, "spot");
     this.board.render(units, marks, this.seat);
   }
 
@@ -386,13 +398,13 @@ export class PlayScreen {
     const g = this.game;
     for (const bar of [this.topBar, this.bottomBar]) {
       const p = g.players?.[bar.side] || {};
-      const bot = p.bot ? ` — ИИ «${p.bot.name}»` : "";
+      const bot = p.bot ? (p.bot.level ? ` — ИИ «${p.bot.name}»` : ` — ${p.bot.name}`) : "";
       bar.name.textContent = `${SIDE_RU[bar.side]}${bar.side === this.seat ? " (вы)" : bot}`;
-      const acting = g.status === "play" && this.view?.to_act === bar.side;
+      const acting = g.status === "play" && !this.closed && this.view?.to_act === bar.side;
       bar.turn.textContent = acting ? (this.view.pending ? "защищается" : "ходит") : "";
       bar.el.classList.toggle("acting", acting);
       if (bar.side === this.seat) bar.conn.textContent = "";
-      else if (p.bot) bar.conn.textContent = `уровень ${p.bot.level}`;
+      else if (p.bot) bar.conn.textContent = p.bot.level ? `уровень ${p.bot.level}` : "";
       else if (!p.joined) bar.conn.textContent = "не присоединился";
       else if (p.connected) bar.conn.textContent = "в сети";
       else {
@@ -409,7 +421,8 @@ export class PlayScreen {
     const mine = this.canAct();
     const sel = this.sel;
     let hint;
-    if (g.status !== "play") hint = this.replayPos ? "Запись партии" : "Партия окончена";
+    if (this.closed) hint = t("Урок пройден.");
+    else if (g.status !== "play") hint = this.replayPos ? "Запись партии" : "Партия окончена";
     else if (!this.seat) hint = `Ходит ${SIDE_RU[view?.to_act] || ""}. Вы смотрите партию как зритель.`;
     else if (this.busy) hint = "Ход отправлен…";
     else if (view?.pending && view.to_act !== this.seat) hint = "Соперник выбирает, как защищаться…";
@@ -431,7 +444,7 @@ export class PlayScreen {
     const g = this.game;
     const el = this.controlsEl;
     el.innerHTML = "";
-    el.hidden = !this.seat || g.status !== "play";
+    el.hidden = !this.seat || g.status !== "play" || this.lesson;
     this.prefsEl.hidden = el.hidden;
     const pref = g.players?.[this.seat]?.auto_declare;
     if (pref != null && document.activeElement !== this.autoDeclare) this.autoDeclare.checked = !!pref;
@@ -466,7 +479,7 @@ export class PlayScreen {
     const g = this.game;
     const over = g.status === "over" || g.status === "aborted";
     this.resultEl.hidden = !over;
-    this.replay.el.hidden = g.status !== "over";
+    this.replay.el.hidden = g.status !== "over" || this.lesson;
     if (!over) return;
     const result = g.result || this.view?.result;
     this.resultEl.innerHTML = "";
@@ -476,6 +489,7 @@ export class PlayScreen {
     this.resultEl.className = `result-panel ${cls}`;
     this.resultEl.append(h("h2", {}, headline));
     if (reason) this.resultEl.append(h("p", { class: "reason" }, reason));
+    if (this.lesson) return; // a lesson credits nothing and has no rematch, record or new game
     const credit = g.credit;
     if (credit && credit.counted) {
       const lines = [h("p", { class: "credit-points" }, `Очки за партию: ${credit.points} (всего ${credit.total_points}). Звание: ${credit.rank.name}.`)];

@@ -4,6 +4,7 @@ import { Board, HEIGHT, WIDTH, cellCol, cellName, cellRow, ring, unitHtml, zoneC
 import { h, toast } from "./dom.js";
 import { SIDE_RU, cellRu, otherSide, problemText } from "./i18n.js";
 import { api } from "./net.js";
+import { t } from "./t.js";
 import { CARRIER, FLEET_SIZE, KINDS, iconSvg, ru, ruName, rulesLink } from "./units.js";
 
 const UPDATE_DELAY_MS = 350;
@@ -26,13 +27,19 @@ function turn(cell) {
 export class SetupScreen {
   /**
    * @param {HTMLElement} root
-   * @param {{side: string, send: (msg: object) => boolean, countdown: import("./clock.js").Countdown}} ctx
+   * @param {{side: string, send: (msg: object) => boolean, countdown: import("./clock.js").Countdown,
+   *          lesson?: boolean, coach?: HTMLElement}} ctx `lesson`: a tutorial lesson (no saved setups, no
+   *          opponent to wait for; `coach`: the lesson's elements, laid out by the
+   *          lesson-layout grid around the board)
    */
   constructor(root, ctx) {
     this.root = root;
     this.side = ctx.side;
     this.send = ctx.send;
     this.countdown = ctx.countdown;
+    this.lesson = !!ctx.lesson;
+    this.coach = ctx.coach || null;
+    this.spot = []; // cells a lesson points at
     this.zone = new Set(zoneCells(this.side));
     this.draft = new Map(); // cell → kind code
     this.problems = [];
@@ -47,7 +54,7 @@ export class SetupScreen {
     this.drag = null;
     this.suppressClick = false;
     this.build();
-    this.loadSaved();
+    if (!this.lesson) this.loadSaved();
   }
 
   // --- layout -------------------------------------------------------------------------------
@@ -97,15 +104,18 @@ export class SetupScreen {
       h("div", { class: "button-row" }, this.removeBtn, this.autoBtn, this.clearBtn),
       this.problemsEl,
       h("div", { class: "button-row ready-row" }, this.readyBtn),
-      h(
-        "details",
-        { class: "saved" },
-        h("summary", {}, "Мои расстановки"),
-        h("div", { class: "button-row" }, this.savedSelect, this.loadBtn, this.deleteBtn),
-        h("div", { class: "button-row" }, this.saveName, this.saveBtn),
-      ),
+      this.lesson
+        ? null
+        : h(
+            "details",
+            { class: "saved" },
+            h("summary", {}, "Мои расстановки"),
+            h("div", { class: "button-row" }, this.savedSelect, this.loadBtn, this.deleteBtn),
+            h("div", { class: "button-row" }, this.saveName, this.saveBtn),
+          ),
     );
-    this.root.append(h("div", { class: "layout setup-layout" }, h("div", { class: "board-col" }, boardEl), panel));
+    const layout = h("div", { class: `layout setup-layout${this.lesson ? " lesson-layout" : ""}` }, this.coach, h("div", { class: "board-col" }, boardEl), panel);
+    this.root.append(layout);
     this.countdown.bind(this.timerEl, "setup");
     this.bindDrag(boardEl);
     this.render();
@@ -116,7 +126,7 @@ export class SetupScreen {
   /** A snapshot during setup: `game` and `setup` ({draft, problems, ready} or null). */
   update(game, setup) {
     const opp = game.players?.[otherSide(this.side)];
-    const who = opp?.bot ? `ИИ «${opp.bot.name}» — ` : "";
+    const who = opp?.bot ? (opp.bot.level ? `ИИ «${opp.bot.name}» — ` : `${opp.bot.name} — `) : "";
     this.opponentEl.textContent = who + (!opp?.joined ? "ещё не присоединился" : opp.ready ? "готов" : "расставляет");
     this.opponentEl.className = `opp-state ${opp?.ready ? "ok" : ""}`;
     this.timerBox.hidden = game.clocks?.setup_ms == null;
@@ -427,6 +437,7 @@ export class SetupScreen {
     const warn = this.untethered();
     for (const [cell] of warn) add(cell, "warn");
     for (const p of this.problems) if (p.cell) add(p.cell, "problem");
+    for (const c of this.spot) add(c, "spot");
     if (this.selectedCell) add(this.selectedCell, "selected");
     if (this.selectedKind && !this.ready) for (const c of this.zone) if (!this.draft.has(c)) add(c, "placeable");
     this.board.render(units, marks, this.side);
@@ -442,7 +453,9 @@ export class SetupScreen {
     this.saveBtn.disabled = this.draft.size === 0;
 
     this.hintEl.textContent = this.ready
-      ? "Расстановка принята. Ждём соперника…"
+      ? this.lesson
+        ? t("Расстановка принята.")
+        : "Расстановка принята. Ждём соперника…"
       : this.selectedCell
         ? `${ruName(this.draft.get(this.selectedCell))} на ${cellRu(this.selectedCell)}: нажмите другую клетку, чтобы переставить (или поменять местами), или «Убрать с поля».`
         : this.selectedKind

@@ -7,8 +7,9 @@ from .accounts import AccountStore, Taken
 from .db import make_engine, upgrade_database
 from .models import Base, GameActionRow, GameRow, GameSeatRow, SavedSetupRow
 from .repo import Store
+from .tutorial import TutorialStore
 
 __all__ = [
-    "AccountStore", "Base", "GameActionRow", "GameRow", "GameSeatRow", "SavedSetupRow", "Store", "Taken", "make_engine",
-    "upgrade_database",
+    "AccountStore", "Base", "GameActionRow", "GameRow", "GameSeatRow", "SavedSetupRow", "Store", "Taken",
+    "TutorialStore", "make_engine", "upgrade_database",
 ]  # fmt: skip

@@ -22,6 +22,7 @@ from .models import (
     PasswordResetRow,
     SavedSetupRow,
     SessionRow,
+    TutorialProgressRow,
     utcnow,
 )
 
@@ -83,8 +84,8 @@ class AccountStore:
         self, old_key: str, new_key: str, *, email: str, nickname: str, nickname_key: str, password_hash: str
     ) -> CommanderRow:
         """Turn the guest of ``old_key`` (created if absent) into a registered commander with identity
-        ``new_key``, and move the guest's seats, games created and saved setups to ``new_key`` — all in one
-        transaction.
+        ``new_key``, and move the guest's seats, games created, saved setups and tutorial progress to
+        ``new_key`` — all in one transaction.
 
         :raises Taken: the e-mail or the nickname belongs to someone else (nothing changes).
         """
@@ -105,6 +106,7 @@ class AccountStore:
                 s.execute(
                     update(SavedSetupRow).where(SavedSetupRow.browser_hash == old_key).values(browser_hash=new_key)
                 )
+                s.execute(update(TutorialProgressRow).where(TutorialProgressRow.key == old_key).values(key=new_key))
                 moved = select(GameSeatRow.game_id).where(GameSeatRow.browser_hash == new_key)
                 s.execute(  # other instances caching these games must see the change
                     update(GameRow).where(GameRow.id.in_(moved)).values(revision=GameRow.revision + 1)

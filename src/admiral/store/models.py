@@ -14,7 +14,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
     "Base", "CommanderRow", "FeedbackRow", "GameActionRow", "GameResultRow", "GameRow", "GameSeatRow",
-    "PasswordResetRow", "SavedSetupRow", "SessionRow", "utcnow",
+    "PasswordResetRow", "SavedSetupRow", "SessionRow", "TutorialProgressRow", "utcnow",
 ]  # fmt: skip
 
 
@@ -178,3 +178,18 @@ class FeedbackRow(Base):
     contact: Mapped[str | None] = mapped_column(String(254))
     message: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TutorialProgressRow(Base):
+    """How far a commander got in one lesson of «Обучение»: ``key`` is the commander's identity key (as
+    ``saved_setups.browser_hash``: a guest's browser hash, or a registered commander's key), ``slug`` the
+    lesson, ``step`` the furthest step reached (the lesson's step count once done), ``done_at`` when it was
+    first completed."""
+
+    __tablename__ = "tutorial_progress"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    slug: Mapped[str] = mapped_column(String(32), primary_key=True)
+    step: Mapped[int] = mapped_column(Integer, default=0)
+    done_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

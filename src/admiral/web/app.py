@@ -18,7 +18,8 @@ from admiral.service import AdmiralRuleset, GameService, ServiceOptions, new_bro
 from admiral.service.accounts import AccountService
 from admiral.service.mail import MailConfig, Mailer
 from admiral.service.progress import ProgressService
-from admiral.store import AccountStore, Store, make_engine, upgrade_database
+from admiral.service.tutorial import TutorialService
+from admiral.store import AccountStore, Store, TutorialStore, make_engine, upgrade_database
 
 from .config import Settings
 from .deps import (
@@ -32,7 +33,7 @@ from .deps import (
     hash_token,
     valid_token,
 )
-from .routes import accounts, api, ops, pages, ws
+from .routes import accounts, api, ops, pages, tutorial, ws
 
 __all__ = ["create_app"]
 
@@ -98,6 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.accounts = AccountService(
             account_store, Mailer(mail), settings.public_url, on_rekey=service.rekey
         )
+        app.state.tutorial = TutorialService(TutorialStore(engine))
         await service.start()
         log.info("started environment=%s database=%s", settings.environment, engine.url.render_as_string())
         try:
@@ -195,6 +197,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(accounts.router)
     app.include_router(api.router)
+    app.include_router(tutorial.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=str(settings.static_dir), check_dir=False), name="static")
     return app

@@ -16,13 +16,14 @@ from starlette.requests import HTTPConnection
 
 from admiral.service import GameService, hash_token
 from admiral.service.accounts import AccountService, Commander
+from admiral.service.tutorial import TutorialService
 
 from .config import Settings
 
 __all__ = [
     "COOKIE", "SESSION_COOKIE", "AccountsDep", "BrowserHash", "CommanderDep", "RateLimits", "ServiceDep",
-    "SettingsDep", "api_error", "browser_hash_of_token", "checked_form", "client_address", "cross_site", "csrf_token",
-    "hash_token", "valid_token",
+    "SettingsDep", "TutorialDep", "api_error", "browser_hash_of_token", "checked_form", "client_address",
+    "cross_site", "csrf_token", "hash_token", "valid_token",
 ]  # fmt: skip
 
 #: The browser-token cookie.
@@ -81,11 +82,17 @@ def get_accounts(request: Request) -> AccountService:
     return request.app.state.accounts
 
 
+def get_tutorial(request: Request) -> TutorialService:
+    """The app's :class:`TutorialService`."""
+    return request.app.state.tutorial
+
+
 ServiceDep = Annotated[GameService, Depends(get_service)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 BrowserHash = Annotated[str, Depends(get_browser_hash)]
 CommanderDep = Annotated[Commander | None, Depends(get_commander)]
 AccountsDep = Annotated[AccountService, Depends(get_accounts)]
+TutorialDep = Annotated[TutorialService, Depends(get_tutorial)]
 
 
 def csrf_token(secret: str, browser_token: str) -> str:

@@ -1,0 +1,88 @@
+"""«Обучение» (issue 7): the list of lessons, a lesson's page, and its JSON endpoints (docs/protocol.md).
+
+Lessons run over plain HTTP: the page asks for the lesson's state and sends each try; the server rebuilds
+the lesson from its step number, so nothing is kept between requests and any instance can answer. No game
+is created, nothing is credited, nothing appears in a lobby.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from admiral.service import ServiceError
+
+from ..deps import BrowserHash, TutorialDep, api_error
+from .pages import error_page, render
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["tutorial"])
+
+_STATUS = {"not_found": 404, "bad_step": 409}
+#: Steps a lesson may have at most (a bound for the request models).
+MAX_STEP = 50
+
+
+def _error(e: ServiceError) -> JSONResponse:
+    return api_error(_STATUS.get(e.code, 400), e.code, e.message, e.detail)
+
+
+class LessonTry(BaseModel):
+    """``POST /api/tutorial/{slug}/act`` body: the ``step`` the page shows and the player's try — an
+    ``action`` (engine notation) in a game lesson, or ``op`` with the ``setup`` draft in the setup lesson."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    step: Annotated[int, Field(ge=0, le=MAX_STEP)]
+    action: Annotated[str, Field(max_length=64)] | None = None
+    op: Literal["update", "auto", "ready"] | None = None
+    setup: (
+        Annotated[dict[Annotated[str, Field(max_length=8)], Annotated[str, Field(max_length=8)]], Field(max_length=80)]
+        | None
+    ) = None
+
+
+@router.get("/tutorial", response_class=HTMLResponse)
+async def tutorial_page(request: Request, tutorial: TutorialDep, key: BrowserHash) -> HTMLResponse:
+    """«Обучение»: the lessons in order with the commander's done marks."""
+    lessons = tutorial.lessons(key)
+    done = sum(e.done for e in lessons)
+    return render(request, "tutorial.html", {"lessons": lessons, "done": done, "total": len(lessons)})
+
+
+@router.get("/tutorial/{slug}", response_class=HTMLResponse)
+async def lesson_page(request: Request, slug: str, tutorial: TutorialDep, key: BrowserHash) -> HTMLResponse:
+    """One lesson: the board, the coach and every step's texts (translated here, shown by the script)."""
+    lessons = tutorial.lessons(key)
+    index = next((i for i, e in enumerate(lessons) if e.scenario.slug == slug), None)
+    if index is None:
+        return error_page(request, 404, "Урок не найден.")
+    entry = lessons[index]
+    following = lessons[index + 1] if index + 1 < len(lessons) else None
+    return render(request, "lesson.html", {"entry": entry, "sc": entry.scenario, "following": following})
+
+
+@router.get("/api/tutorial/{slug}", response_model=None)
+async def lesson_state(
+    slug: str, tutorial: TutorialDep, key: BrowserHash, step: Annotated[int | None, Query(ge=0, le=MAX_STEP)] = None
+) -> Any:
+    """The lesson at ``step`` (default: where the commander stopped): ``{"slug", "kind", "step", "steps",
+    "done", "view", "setup", "spot"}``. ``409 bad_step`` for a step not reached yet."""
+    try:
+        return tutorial.start(key, slug, step)
+    except ServiceError as e:
+        return _error(e)
+
+
+@router.post("/api/tutorial/{slug}/act", response_model=None)
+async def lesson_act(slug: str, body: LessonTry, tutorial: TutorialDep, key: BrowserHash) -> Response | Any:
+    """Try the step: ``{"accepted", "step", "steps", "done", "frames", "setup", "spot"}``. A try other than
+    the step's one expected action is answered ``accepted: false`` and changes nothing."""
+    try:
+        return tutorial.act(key, slug, body.step, action=body.action, op=body.op, setup=body.setup)
+    except ServiceError as e:
+        return _error(e)
