@@ -5,7 +5,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from admiral.ai import Belief
+from admiral.ai.belief import STILL_MINE
 from admiral.engine import GameState, Kind, Side, apply, parse_cell, view
 
 E = parse_cell
@@ -133,3 +136,27 @@ def test_a_search_bot_follows_which_of_its_units_the_opponent_has_seen() -> None
     log = _play(state, "e10xe11", "a15-a14", "e10-e11")
     bot.observe(view(state, Side.SOUTH, log, since=0))
     assert bot.exposed == {E("e11")}  # the cruiser revealed itself at e10, then moved on
+
+
+def test_mines_are_likelier_under_markers_that_never_moved() -> None:
+    # rules §5.2: a mine moves only beside its destroyer, so a marker seen moving is seldom one.
+    north = " ".join(f"KR{c}{r}" for c in "abcdefghij" for r in (14, 15))  # 20 markers that never move
+    state = GameState.from_text(f"Le2 VMBa1 / KRe12 {north}", Side.SOUTH)
+    belief, plain = Belief(Side.SOUTH), Belief(Side.SOUTH, infer=False)
+    for b in (belief, plain):
+        b.observe(view(state, Side.SOUTH))
+    log = _play(state, "e2-e3", "e12-e11")
+    for b in (belief, plain):
+        b.observe(view(state, Side.SOUTH, log, since=0))
+    probs = belief.probabilities()
+    moved, still = probs[E("e11")], probs[E("g14")]
+    # The still marker's share left after SM/VMB, with mines weighed STILL_MINE : 1.
+    rest = 1 - still[Kind.SM] - still[Kind.VMB]
+    assert 0 < moved[Kind.M] and still[Kind.M] == pytest.approx(STILL_MINE * moved[Kind.M] * rest)
+    for p in (moved, still):
+        assert sum(p.values()) == pytest.approx(1.0)
+    assert plain.probabilities()[E("e11")][Kind.M] == plain.probabilities()[E("g14")][Kind.M]
+    # Sampling agrees: over many deals the still markers get most of the mines.
+    rng = random.Random(2)
+    deals = Counter(c for _ in range(2000) for c, k in belief.sample(rng).items() if k is Kind.M)
+    assert deals[E("g14")] > 2 * deals[E("e11")]

@@ -87,3 +87,21 @@ def test_a_zero_deadline_still_gives_a_legal_action(level: int) -> None:
         bot.observe(game.view(side, since=0))
         view = game.view(side)
         assert bot.act(view, 0.0) in view.legal
+
+
+@pytest.mark.parametrize("side", list(Side))
+def test_level_two_sets_its_bases_forward_and_level_three_on_the_back_edge(side: Side) -> None:
+    """rules §3.2: bases never in the front row; the levels place them as their setups say."""
+    from admiral.ai.setups import FORWARD_ROW
+    from admiral.engine import Kind
+    from admiral.engine.board import cell_col, cell_row
+
+    back = 0 if side is Side.SOUTH else 14
+    forward = FORWARD_ROW if side is Side.SOUTH else 14 - FORWARD_ROW
+    for seed in range(10):
+        two = make_bot(2, seed).setup(side)
+        assert [cell_row(c) for c, k in two.items() if k is Kind.VMB] == [forward, forward]
+        three = make_bot(3, seed).setup(side)
+        bases = [c for c, k in three.items() if k is Kind.VMB]
+        assert [cell_row(c) for c in bases] == [back, back]
+        assert abs(cell_col(bases[0]) - cell_col(bases[1])) >= 3

@@ -4,12 +4,14 @@ bot's own side (plus the bot's memory of earlier views), output a legal action.
 - 1 «Юнга» (:class:`RandomBot`): random legal moves, attacks whenever it can.
 - 2 «Мичман»: greedy one ply on what it knows: the expected exchange of each attack over identities
   sampled from the public removal counts and the battle report it has just read (no memory of
-  older reports, no deductions, a noisy choice); otherwise the positional step of level 3's plan. Auto-arranged setup.
+  older reports, no deductions, a noisy choice); otherwise the positional step of level 3's plan.
+  A novice's setup: both bases just behind the front row, the rest auto-arranged.
 - 3 «Капитан-лейтенант»: heuristic evaluation (unit values, a positional plan: approach the enemy
   and its likely bases, keep weapons by their carriers, keep weak units out of contact) with
   memory of revealed units while they stay on their cells, and the deductions from movement and
   setup (a marker that moved is not СМ/ВМБ, a front-row starter is not ВМБ); chooses its
-  defending declaration by expected exchange. Auto-arranged setup.
+  defending declaration by expected exchange. Both bases on the back edge, apart; the rest
+  auto-arranged.
 - 4 «Прежний максимальный» (the previous maximum): level 3 plus a two-ply search (its action,
   then the reply the opponent would choose on what it has seen of the bot's fleet) over
   determinizations sampled from its belief, and a setup that

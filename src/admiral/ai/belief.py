@@ -15,7 +15,9 @@ Two switches set how much it remembers:
   view brings new events, i.e. the bot knows what the report it just read shows, and nothing older.
 - ``infer``: deductions from movement and setup: a marker that ever moved is not ``SM``/``VMB``
   (they never move, rules §5.1); a marker that stood in the enemy's front row at the start is not a
-  ``VMB`` (rules §3.2).
+  ``VMB`` (rules §3.2); and a likelihood, not a certainty: a mine (``M``) hides
+  :data:`STILL_MINE` times likelier under a marker that never moved (it moves only beside a
+  destroyer, rules §5.2, and seldom has a reason to).
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ __all__ = ["Belief", "Mark"]
 
 IMMOBILE = (Kind.SM, Kind.VMB)
 MOBILE = tuple(k for k in Kind if k not in IMMOBILE)
+#: With ``infer``: how much likelier a mine (``M``) hides under a marker that never moved than under
+#: one that did (a mine moves only beside a destroyer, rules §5.2, and rarely has a reason to).
+STILL_MINE = 4.0
 
 
 @dataclass(slots=True)
@@ -159,8 +164,9 @@ class Belief:
         n_vmb = sum(1 for _, m in unknown if not m.moved and not m.front)
         p_sm = min(1.0, pool[Kind.SM] / n_sm) if n_sm else 0.0
         p_vmb = min(1.0, pool[Kind.VMB] / n_vmb) if n_vmb else 0.0
-        mobile_total = sum(pool[k] for k in MOBILE) or 1
-        mobile = {k: pool[k] / mobile_total for k in MOBILE if pool[k]}
+        others_total = sum(pool[k] for k in MOBILE if k is not Kind.M) or 1
+        others = {k: pool[k] / others_total for k in MOBILE if pool[k] and k is not Kind.M}
+        weights = sum(STILL_MINE if not m.moved else 1.0 for _, m in unknown)
         for c, m in unknown:
             imm = {}
             if not m.moved:
@@ -169,7 +175,10 @@ class Belief:
                 if p_vmb and not m.front:
                     imm[Kind.VMB] = p_vmb
             rest = max(0.0, 1.0 - sum(imm.values()))
-            dist = {k: p * rest for k, p in mobile.items()}
+            p_m = min(1.0, pool[Kind.M] * (1.0 if m.moved else STILL_MINE) / weights)
+            dist = {k: p * rest * (1.0 - p_m) for k, p in others.items()}
+            if p_m:
+                dist[Kind.M] = rest * p_m
             dist.update(imm)
             out[c] = dist
         return out
@@ -190,6 +199,16 @@ class Belief:
                     out[c] = kind
                     unknown.remove(c)
                 pool[kind] -= take
+            # Mines go preferably to markers that never moved (weighted draw without replacement).
+            keyed = sorted(
+                unknown,
+                key=lambda c: rng.random() ** (1.0 / (1.0 if self.marks[c].moved else STILL_MINE)),
+                reverse=True,
+            )
+            for c in keyed[: pool[Kind.M]]:
+                out[c] = Kind.M
+                unknown.remove(c)
+            pool[Kind.M] -= min(pool[Kind.M], len(keyed))
         for k, n in pool.items():
             bag.extend([k] * n)
         rng.shuffle(bag)

@@ -178,9 +178,10 @@ class Config:
     """What a heuristic level uses. ``memory``/``follow``/``infer``: the :class:`Belief` switches;
     ``samples``: determinizations per move; ``plan``: the positional plan (else a plain approach to
     the nearest marker); ``search``: candidates searched two plies deep (0: none); ``deep``: worlds
-    per searched candidate; ``noise``: random tie-break added to every score; ``setup``: 0
-    auto-arrangement, 1 guarded bases (:func:`~admiral.ai.setups.guarded_setup`), 2 the full
-    deliberate setup (:func:`~admiral.ai.setups.admiral_setup`); ``defend``: ships shift towards a
+    per searched candidate; ``noise``: random tie-break added to every score; ``setup``: a key of
+    :data:`~admiral.ai.setups.SETUPS` (``forward``: bases just behind the front row, ``back``: bases
+    on the back edge, ``guarded``: bases on the back edge between mines, ``admiral``: the whole
+    deliberate setup); ``defend``: ships shift towards a
     threatened base; ``pairs``: ships assemble formation pairs near the enemy; ``bomb``: the atomic
     bomb advances and detonates on a favourable expected exchange."""
 
@@ -192,7 +193,7 @@ class Config:
     search: int
     deep: int
     noise: float
-    setup: int = 0
+    setup: str = "back"
     defend: bool = False
     pairs: bool = False
     bomb: bool = False
@@ -200,11 +201,13 @@ class Config:
 
 
 CONFIGS = {
-    2: Config(memory=False, follow=False, infer=False, samples=16, plan=True, search=0, deep=0, noise=0.5, fresh=True),
+    2: Config(memory=False, follow=False, infer=False, samples=16, plan=True, search=0, deep=0, noise=0.5, fresh=True,
+              setup="forward"),
     3: Config(memory=True, follow=False, infer=True, samples=30, plan=True, search=0, deep=0, noise=0.05),
-    4: Config(memory=True, follow=False, infer=True, samples=30, plan=True, search=6, deep=6, noise=0.05, setup=1),
-    5: Config(memory=True, follow=True, infer=True, samples=30, plan=True, search=8, deep=8, noise=0.05, setup=2,
-              defend=True, pairs=True, bomb=True),
+    4: Config(memory=True, follow=False, infer=True, samples=30, plan=True, search=6, deep=6, noise=0.05,
+              setup="guarded"),
+    5: Config(memory=True, follow=True, infer=True, samples=30, plan=True, search=8, deep=8, noise=0.05,
+              setup="admiral", defend=True, pairs=True, bomb=True),
 }  # fmt: skip
 
 
@@ -241,14 +244,13 @@ class HeuristicBot:
         self.exposed_ply = 0
 
     def setup(self, side: Side) -> dict[Cell, Kind]:
-        """Level 5: the deliberate setup (:func:`admiral.ai.setups.admiral_setup`); level 4: guarded bases
-        (:func:`admiral.ai.setups.guarded_setup`); levels 2–3 auto-arrange."""
-        self._start(side)
-        if self.cfg.setup:
-            from .setups import admiral_setup, guarded_setup
+        """The level's setup (:data:`admiral.ai.setups.SETUPS`): level 2 bases just behind the front row,
+        level 3 on the back edge, level 4 guarded bases, level 5 the deliberate setup; the rest of the
+        fleet auto-arranged around them (rules §3.4)."""
+        from .setups import SETUPS
 
-            return (admiral_setup if self.cfg.setup >= 2 else guarded_setup)(self.side, self.rng)
-        return auto_arrange(self.side, self.rng)
+        self._start(side)
+        return SETUPS[self.cfg.setup](self.side, self.rng)
 
     def observe(self, view: PlayerView) -> None:
         """Update the belief with a view of the bot's side (a view already seen is ignored)."""

@@ -20,7 +20,7 @@ from collections import Counter
 from ..engine import Cell, Kind, Side, auto_arrange, validate_setup
 from ..engine.board import cell_at
 
-__all__ = ["admiral_setup", "guarded_setup"]
+__all__ = ["SETUPS", "admiral_setup", "back_edge_setup", "forward_setup", "guarded_setup"]
 
 K = Kind
 _TEMPLATE: dict[tuple[int, int], Kind] = {
@@ -74,3 +74,34 @@ def guarded_setup(side: Side, rng: random.Random) -> dict[Cell, Kind]:
     mirror = rng.random() < 0.5
     partial = {_cell(side, 13 - col if mirror else col, row): k for (col, row), k in _GUARD.items()}
     return auto_arrange(side, rng, partial)
+
+
+def back_edge_setup(side: Side, rng: random.Random) -> dict[Cell, Kind]:
+    """Both bases on the back edge with at least two cells between them (level 3), every other unit
+    auto-arranged around them (rules §3.4)."""
+    side = Side(side)
+    while True:
+        a, b = sorted(rng.sample(range(14), 2))
+        if b - a >= 3:
+            break
+    return auto_arrange(side, rng, {_cell(side, a, 0): K.VMB, _cell(side, b, 0): K.VMB})
+
+
+def forward_setup(side: Side, rng: random.Random) -> dict[Cell, Kind]:
+    """Both bases in row :data:`FORWARD_ROW` just behind the front row, as a novice sets them (level 2),
+    every other unit auto-arranged around them (rules §3.4)."""
+    side = Side(side)
+    a, b = rng.sample(range(14), 2)
+    return auto_arrange(side, rng, {_cell(side, a, FORWARD_ROW): K.VMB, _cell(side, b, FORWARD_ROW): K.VMB})
+
+
+#: The row (0 = the side's back edge, 4 = its front row) of level 2's bases.
+FORWARD_ROW = 3
+
+#: Setups by name (:attr:`admiral.ai.bots.Config.setup`).
+SETUPS = {
+    "forward": forward_setup,
+    "back": back_edge_setup,
+    "guarded": guarded_setup,
+    "admiral": admiral_setup,
+}
