@@ -1,5 +1,7 @@
 // Tiny DOM helpers.
 
+import { t } from "./t.js";
+
 /** h("button", {class: "btn", onclick: f}, "Текст") → element. */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -34,7 +36,7 @@ export function toast(text, ms = 4000) {
 }
 
 /** A modal <dialog> with a title, a body and buttons; resolves with the chosen value (null when cancelled). */
-export function choose({ title, intro, options, cancel = "Отмена", onHover = null, className = "" }) {
+export function choose({ title, intro, options, cancel = t("Отмена"), onHover = null, className = "" }) {
   return new Promise((resolve) => {
     const dlg = h("dialog", { class: `choice-dialog ${className}`, "aria-labelledby": "dlg-title" });
     const done = (value) => {

@@ -23,6 +23,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from admiral.i18n import N_
+
 from ..engine import (
     FRONT_ROW,
     SCALE,
@@ -83,11 +85,11 @@ class Level:
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, "novice", "Юнга"),
-    2: Level(2, "greedy", "Мичман"),
-    3: Level(3, "heuristic", "Капитан-лейтенант"),
-    4: Level(4, "search", "Прежний максимальный"),
-    5: Level(5, "admiral", "Адмиральский"),
+    1: Level(1, "novice", N_("Юнга")),
+    2: Level(2, "greedy", N_("Мичман")),
+    3: Level(3, "heuristic", N_("Капитан-лейтенант")),
+    4: Level(4, "search", N_("Прежний максимальный")),
+    5: Level(5, "admiral", N_("Адмиральский")),
 }
 
 # -- values ------------------------------------------------------------------------------------

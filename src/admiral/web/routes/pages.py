@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from admiral.i18n import _
 from admiral.service import GameSettings, ServiceError
 
 from ..deps import BrowserHash, ServiceDep, SettingsDep, api_error, checked_form
@@ -59,7 +60,7 @@ def _ai_level(body: GameCreate) -> int:
     if body.opponent == "friend" and body.ai_level is None:
         return 0
     if body.opponent != "ai" or body.ai_level is None or body.ai_level < 1:
-        raise ServiceError("bad_settings", "Соперник: «friend» или «ai» с уровнем от 1 до 5.")
+        raise ServiceError("bad_settings", _("Соперник: «friend» или «ai» с уровнем от 1 до 5."))
     return body.ai_level
 
 
@@ -77,7 +78,7 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
     try:
         raw = await request.json() if is_json else await checked_form(request)
         if raw is None:
-            return error_page(request, 403, "Форма устарела или пришла с чужого сайта. Обновите страницу.")
+            return error_page(request, 403, _("Форма устарела или пришла с чужого сайта. Обновите страницу."))
         if not isinstance(raw, dict):
             raise ValueError
         body = GameCreate.model_validate({k: v for k, v in raw.items() if v != ""})
@@ -96,8 +97,8 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
         return error_page(request, 400, e.message)
     except (ValueError, ValidationError, RecursionError):  # RecursionError: hostile nesting
         if is_json:
-            return api_error(400, "bad_request", "Неверные настройки партии.")
-        return error_page(request, 400, "Неверные настройки партии.")
+            return api_error(400, "bad_request", _("Неверные настройки партии."))
+        return error_page(request, 400, _("Неверные настройки партии."))
     game_id, code = service.create_game(browser, game_settings)
     if is_json:
         invite_url = None if code is None else f"/j/{code}"
@@ -121,7 +122,7 @@ async def invite_page(request: Request, invite: str, service: ServiceDep, browse
     """The invite page (a ``POST`` takes the seat, so link previews never do)."""
     g = service.game_by_invite(invite)
     if g is None:
-        return error_page(request, 404, "Приглашение не найдено.")
+        return error_page(request, 404, _("Приглашение не найдено."))
     state = service.invite_state(g, browser)
     if state != "open":
         return RedirectResponse(f"/g/{g.id}", status_code=303)
@@ -132,8 +133,8 @@ async def invite_page(request: Request, invite: str, service: ServiceDep, browse
 async def accept_invite(request: Request, invite: str, service: ServiceDep, browser: BrowserHash) -> Response:
     """Claim the free seat (atomic, single use); ``303`` to the game page either way."""
     if await checked_form(request) is None:
-        return error_page(request, 403, "Форма устарела или пришла с чужого сайта. Обновите страницу.")
+        return error_page(request, 403, _("Форма устарела или пришла с чужого сайта. Обновите страницу."))
     game_id = await service.claim(invite, browser)
     if game_id is None:
-        return error_page(request, 404, "Приглашение не найдено.")
+        return error_page(request, 404, _("Приглашение не найдено."))
     return RedirectResponse(f"/g/{game_id}", status_code=303)
