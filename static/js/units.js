@@ -3,8 +3,8 @@
 
 import { pt, t } from "./t.js";
 
-// TRANSLATORS: "unit" is the short code on a unit's marker (1–4 letters, e.g. КР for a cruiser).
 export const KINDS = [
+  // TRANSLATORS: context "unit": the short code on a unit's marker (1–4 letters, e.g. КР for a cruiser).
   { code: "A", ru: pt("unit", "А"), name: t("Авианосец"), count: 1, strength: null },
   { code: "L", ru: pt("unit", "Л"), name: t("Линкор"), count: 2, strength: 15 },
   { code: "KR", ru: pt("unit", "КР"), name: t("Крейсер"), count: 6, strength: 7 },
