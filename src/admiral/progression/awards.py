@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from admiral.i18n import N_
+from .ranks import N_
 
 __all__ = ["AWARDS", "AWARDS_BY_ID", "DEGREE_NAMES", "Award", "AwardStanding", "award_degrees", "award_progress",
            "award_standings"]  # fmt: skip

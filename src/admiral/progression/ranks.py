@@ -12,9 +12,13 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from admiral.i18n import N_
+__all__ = ["RANKS", "N_", "Rank", "RankDef", "rank_for"]
 
-__all__ = ["RANKS", "Rank", "RankDef", "rank_for"]
+
+def N_(msgid: str) -> str:
+    """Mark a Russian name for the translation catalogs (``admiral i18n update`` extracts it); the UI translates
+    it where it shows it. Defined here, not imported from ``admiral.i18n``: progression imports only the engine."""
+    return msgid
 
 
 @dataclass(frozen=True, slots=True)
