@@ -93,6 +93,15 @@ def test_every_page_has_the_switch_pointing_back_to_it(client) -> None:
         assert f'value="{b.csrf}"' in html, url
 
 
+def test_after_a_form_the_switch_returns_to_the_forms_page(client) -> None:
+    b = Reader(client)
+    data = {"email": "a@example.org", "nickname": "Nemo", "password": "x" * 9, "password2": "y" * 9}
+    r = b.post("/register", data=data, headers={"referer": "http://testserver/register?from=home"})
+    assert r.status_code == 400 and 'name="next" value="/register?from=home"' in r.text
+    r = b.post("/register", data=data, headers={"referer": "https://evil.example/register"})
+    assert 'name="next" value="/"' in r.text
+
+
 def test_the_current_language_is_marked_and_disabled_in_the_switch(client) -> None:
     html = Reader(client, "en").get("/").text
     en = re.search(r'<button[^>]*value="en"[^>]*>', html).group(0)
