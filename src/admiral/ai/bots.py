@@ -23,8 +23,6 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from admiral.i18n import N_
-
 from ..engine import (
     FRONT_ROW,
     SCALE,
@@ -82,6 +80,12 @@ class Level:
     level: int
     name: str
     ru: str
+
+
+def N_(msgid: str) -> str:
+    """Mark a level's Russian name for the translation catalogs (``admiral i18n update`` extracts it); the UI
+    translates it where it shows it. Local, not ``admiral.i18n``'s: ai imports only the engine."""
+    return msgid
 
 
 LEVELS: dict[int, Level] = {
