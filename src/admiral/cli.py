@@ -1,5 +1,5 @@
 """The ``admiral`` command line: ``admiral serve`` (the web server), ``admiral db upgrade`` (migrations),
-``admiral selfplay`` (a terminal demo of random self-play)."""
+``admiral selfplay`` (a terminal demo of random self-play), ``admiral i18n`` (the translation catalogs)."""
 
 from __future__ import annotations
 
@@ -191,6 +191,54 @@ def serve(
         proxy_headers=True,
         forwarded_allow_ips=forwarded_allow_ips or settings.forwarded_allow_ips,
     )
+
+
+i18n_app = typer.Typer(help="Translations: extract UI strings, update and check the catalogs.", no_args_is_help=True)
+app.add_typer(i18n_app, name="i18n")
+
+
+@i18n_app.command("extract")
+def i18n_extract() -> None:
+    """Extract every UI string (Python, templates, JavaScript) into src/admiral/locale/messages.pot."""
+    from .i18n import catalogs
+
+    template = catalogs.extract()
+    catalogs.write_catalog(catalogs.POT, template)
+    console.print(f"{len(template)} messages → {catalogs.POT.relative_to(catalogs.ROOT)}", highlight=False)
+
+
+@i18n_app.command("update")
+def i18n_update() -> None:
+    """Extract, then merge into every language's messages.po, and list what still needs translating."""
+    from .i18n import catalogs
+
+    template = catalogs.update()
+    console.print(f"{len(template)} messages extracted; catalogs updated", highlight=False)
+    _report(catalogs.problems(template))
+
+
+@i18n_app.command("check")
+def i18n_check() -> None:
+    """List the messages without a translation (or with wrong placeholders); exit 1 if there are any."""
+    from .i18n import catalogs
+
+    if _report(catalogs.problems()):
+        raise typer.Exit(1)
+
+
+@i18n_app.command("init")
+def i18n_init(lang: str = typer.Argument(..., help="Language code, e.g. de.")) -> None:
+    """Start the catalog of a new language (then add it to admiral.i18n.LANGUAGES and translate)."""
+    from .i18n import catalogs
+
+    console.print(f"created {catalogs.init(lang).relative_to(catalogs.ROOT)}", highlight=False)
+
+
+def _report(problems: list) -> int:
+    for p in problems:
+        console.print(str(p), highlight=False, markup=False)
+    console.print(f"{len(problems)} to fix" if problems else "every message is translated", highlight=False)
+    return len(problems)
 
 
 from .ai.tournament import tournament  # noqa: E402 — bots against bots (issue 4)

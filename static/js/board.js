@@ -1,6 +1,7 @@
 // Draws the 14×15 board from the viewer's side (rules §1): North sees it rotated 180°.
 
 import { COLS, COLS_RU, cellRu } from "./i18n.js";
+import { t } from "./t.js";
 import { iconSvg, ru, ruName } from "./units.js";
 
 export const WIDTH = 14;
@@ -69,7 +70,7 @@ export class Board {
     this.onKeyCb = opts.onKey || null;
     this.focusable = null;
     this.cells = new Map();
-    this.build(opts.label || "Игровое поле");
+    this.build(opts.label || t("Игровое поле"));
   }
 
   /** Display order: rows top → bottom and columns left → right, as seen by the viewer. */
@@ -136,11 +137,11 @@ export class Board {
       for (const cls of marks.get(name) || []) el.classList.add(cls);
       el.innerHTML = u ? unitHtml(u, me) : "";
       let label = cellRu(name);
-      if (u) label += u.kind ? `: ${ruName(u.kind)}${me && u.side !== me ? " противника" : ""}` : ": корабль противника";
-      if (el.classList.contains("move")) label += " — сюда можно пойти";
-      if (el.classList.contains("target")) label += " — атаковать";
+      if (u) label = u.kind ? (me && u.side !== me ? t("{cell}: {unit} противника", { cell: label, unit: ruName(u.kind) }) : `${label}: ${ruName(u.kind)}`) : t("{cell}: корабль противника", { cell: label });
+      if (el.classList.contains("move")) label += t(" — сюда можно пойти");
+      if (el.classList.contains("target")) label += t(" — атаковать");
       el.setAttribute("aria-label", label);
-      el.title = el.classList.contains("target") ? "Атаковать" : el.classList.contains("move") ? "Сюда" : u?.kind ? ruName(u.kind) : "";
+      el.title = el.classList.contains("target") ? t("Атаковать") : el.classList.contains("move") ? t("Сюда") : u?.kind ? ruName(u.kind) : "";
     }
   }
 

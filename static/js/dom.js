@@ -1,5 +1,7 @@
 // Tiny DOM helpers.
 
+import { t } from "./t.js";
+
 /** h("button", {class: "btn", onclick: f}, "Текст") → element. */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -37,7 +39,7 @@ export function toast(text, ms = 4000) {
  * A modal <dialog> with a title, a body and buttons; resolves with the chosen value (null when cancelled).
  * `note`: an extra highlighted line (a lesson's instruction).
  */
-export function choose({ title, intro, note = null, options, cancel = "Отмена", onHover = null, className = "" }) {
+export function choose({ title, intro, note = null, options, cancel = t("Отмена"), onHover = null, className = "" }) {
   return new Promise((resolve) => {
     const dlg = h("dialog", { class: `choice-dialog ${className}`, "aria-labelledby": "dlg-title" });
     const done = (value) => {

@@ -6,6 +6,7 @@ import { errorText } from "./i18n.js";
 import { GameSocket } from "./net.js";
 import { PlayScreen } from "./play.js";
 import { SetupScreen } from "./setup.js";
+import { t } from "./t.js";
 
 const app = document.getElementById("app");
 const gameId = app.dataset.gameId;
@@ -68,7 +69,7 @@ function onSnapshot(msg) {
   lastView = msg.view;
   countdown.set(game.clocks);
   renderInvite(game);
-  document.title = `${titleFor(game)} — Адмирал`;
+  document.title = `${titleFor(game)} — ${t("Адмирал")}`;
   const seat = seatOf(game);
   const inSetup = game.status === "waiting" || game.status === "setup";
   if (inSetup && seat) {
@@ -91,12 +92,12 @@ function show(kind, make) {
 }
 
 function waitingScreen() {
-  screenEl.append(h("section", { class: "card narrow" }, h("h2", {}, "Игроки расставляют флот"), h("p", { class: "muted" }, "Партия начнётся, когда оба будут готовы.")));
+  screenEl.append(h("section", { class: "card narrow" }, h("h2", {}, t("Игроки расставляют флот")), h("p", { class: "muted" }, t("Партия начнётся, когда оба будут готовы."))));
   return { update() {}, onError() {} };
 }
 
 function titleFor(game) {
-  return { waiting: "Ожидание соперника", setup: "Расстановка", play: "Партия", over: "Партия окончена", aborted: "Партия прервана" }[game.status] || "Партия";
+  return { waiting: t("Ожидание соперника"), setup: t("Расстановка"), play: t("Партия"), over: t("Партия окончена"), aborted: t("Партия прервана") }[game.status] || t("Партия");
 }
 
 // --- the invite link (creator only, until the friend joins) -----------------------------------
@@ -127,8 +128,8 @@ function setupInviteCopy() {
       input.select();
       document.execCommand("copy");
     }
-    btn.textContent = "Скопировано ✓";
-    setTimeout(() => (btn.textContent = "Копировать"), 2000);
+    btn.textContent = t("Скопировано ✓");
+    setTimeout(() => (btn.textContent = t("Копировать")), 2000);
   });
   input.addEventListener("focus", () => input.select());
 }

@@ -1,9 +1,10 @@
 // Russian texts for codes that come from the server or the engine.
 
+import { pt, t } from "./t.js";
 import { ru, ruName } from "./units.js";
 
-export const SIDE_RU = { south: "Юг", north: "Север" };
-export const SIDE_RU_GEN = { south: "Юга", north: "Севера" };
+export const SIDE_RU = { south: t("Юг"), north: t("Север") };
+export const SIDE_RU_GEN = { south: t("Юга"), north: t("Севера") };
 
 export function otherSide(side) {
   return side === "south" ? "north" : "south";
@@ -17,19 +18,19 @@ export function resultReason(result, me) {
   const you = (side) => me && side === me;
   switch (result.reason) {
     case "bases":
-      return w ? (you(loser) ? "Обе ваши базы уничтожены." : `Уничтожены обе базы ${SIDE_RU_GEN[loser]}.`) : "Последние базы обеих сторон уничтожены одновременно.";
+      return w ? (you(loser) ? t("Обе ваши базы уничтожены.") : t("Уничтожены обе базы {side}.", { side: SIDE_RU_GEN[loser] })) : t("Последние базы обеих сторон уничтожены одновременно.");
     case "no_actions":
-      return you(loser) ? "У вас не осталось ни одного хода." : `У ${SIDE_RU_GEN[loser]} не осталось ни одного хода.`;
+      return you(loser) ? t("У вас не осталось ни одного хода.") : t("У {side} не осталось ни одного хода.", { side: SIDE_RU_GEN[loser] });
     case "quiet_sea":
-      return "Тихое море: 200 полуходов подряд без потерь.";
+      return t("Тихое море: 200 полуходов подряд без потерь.");
     case "agreement":
-      return "Ничья по соглашению сторон.";
+      return t("Ничья по соглашению сторон.");
     case "resignation":
-      return you(loser) ? "Вы сдались." : me ? "Соперник сдался." : `${SIDE_RU[loser]} сдался.`;
+      return you(loser) ? t("Вы сдались.") : me ? t("Соперник сдался.") : t("{side} сдался.", { side: SIDE_RU[loser] });
     case "flag":
-      return you(loser) ? "У вас закончилось время." : `У ${me ? "соперника" : SIDE_RU_GEN[loser]} закончилось время.`;
+      return you(loser) ? t("У вас закончилось время.") : me ? t("У соперника закончилось время.") : t("У {side} закончилось время.", { side: SIDE_RU_GEN[loser] });
     case "abandonment":
-      return you(loser) ? "Вы слишком долго были не на связи." : `${me ? "Соперник" : SIDE_RU[loser]} покинул партию.`;
+      return you(loser) ? t("Вы слишком долго были не на связи.") : me ? t("Соперник покинул партию.") : t("{side} покинул партию.", { side: SIDE_RU[loser] });
     default:
       return result.reason || "";
   }
@@ -38,9 +39,9 @@ export function resultReason(result, me) {
 /** The headline of a result for the viewer (`me` is null for a spectator). */
 export function resultHeadline(result, me) {
   if (!result) return "";
-  if (!result.winner) return "Ничья";
-  if (!me) return `Победа ${SIDE_RU_GEN[result.winner]}`;
-  return result.winner === me ? "Победа!" : "Поражение";
+  if (!result.winner) return t("Ничья");
+  if (!me) return t("Победа {side}", { side: SIDE_RU_GEN[result.winner] });
+  return result.winner === me ? t("Победа!") : t("Поражение");
 }
 
 /** A Russian text for a setup problem from the engine (`{code, message, cell, kind}`). */
@@ -49,40 +50,41 @@ export function problemText(p) {
   const kind = p.kind ? `${ru(p.kind)} (${ruName(p.kind)})` : "";
   switch (p.code) {
     case "bad_cell":
-      return `Неверная клетка ${p.cell ?? ""}`.trim();
+      return t("Неверная клетка {cell}", { cell: p.cell ?? "" }).trim();
     case "outside_zone":
-      return `${kind} на ${cell}: клетка вне вашей зоны`;
+      return t("{kind} на {cell}: клетка вне вашей зоны", { kind, cell });
     case "occupied_twice":
-      return `Клетка ${cell} занята дважды`;
+      return t("Клетка {cell} занята дважды", { cell });
     case "unknown_kind":
-      return `Неизвестный тип корабля на ${cell}`;
+      return t("Неизвестный тип корабля на {cell}", { cell });
     case "too_many":
-      return `Слишком много: ${kind}`;
+      return t("Слишком много: {kind}", { kind });
     case "too_few":
-      return `Не хватает: ${kind}`;
+      return t("Не хватает: {kind}", { kind });
     case "base_in_front_row":
-      return `ВМБ на ${cell} стоит в первой линии — базы нельзя ставить в ряд, ближайший к морю`;
+      return t("{base} на {cell} стоит в первой линии — базы нельзя ставить в ряд, ближайший к морю", { base: ru("VMB"), cell });
     default:
       return p.message || p.code;
   }
 }
 
-/** Russian for a server `error` message: the server already sends Russian text; codes are a fallback. */
+/** Text for a server `error` message: the server already sends it in the player's language; codes are a fallback. */
 const ERRORS = {
-  bad_message: "Неверное сообщение",
-  not_your_turn: "Сейчас не ваш ход",
-  stale_ply: "Позиция уже изменилась — ход не принят",
-  illegal_action: "Недопустимое действие",
-  not_a_player: "Вы зритель в этой партии",
-  game_over: "Партия окончена",
+  bad_message: t("Неверное сообщение"),
+  not_your_turn: t("Сейчас не ваш ход"),
+  stale_ply: t("Позиция уже изменилась — ход не принят"),
+  illegal_action: t("Недопустимое действие"),
+  not_a_player: t("Вы зритель в этой партии"),
+  game_over: t("Партия окончена"),
 };
 
 export function errorText(msg) {
-  return msg.message || ERRORS[msg.code] || msg.code || "Ошибка";
+  return msg.message || ERRORS[msg.code] || msg.code || t("Ошибка");
 }
 
 const COLS = "abcdefghijklmn";
-const COLS_RU = ["А", "Б", "В", "Г", "Д", "Е", "Ж", "З", "И", "К", "Л", "М", "Н", "О"];
+// TRANSLATORS: the 14 column letters of the board in order, one character each (rules §1); English: a to n.
+const COLS_RU = [...pt("columns", "АБВГДЕЖЗИКЛМНО")];
 export { COLS, COLS_RU };
 
 /** "e4" → "Д4" (columns in the Russian alphabet, rules §1). */
@@ -94,7 +96,7 @@ export function cellRu(cell) {
 
 /** «5 мин + 3 с» / «без ограничения» from game settings. */
 export function timeControlText(settings) {
-  if (!settings || !settings.base_ms) return "без ограничения";
+  if (!settings || !settings.base_ms) return t("без ограничения");
   const m = Math.round(settings.base_ms / 60000);
   const inc = Math.round((settings.increment_ms || 0) / 1000);
   return `${m}+${inc}`;

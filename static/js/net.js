@@ -1,5 +1,7 @@
 // One WebSocket per tab to /ws/games/{id}, reconnecting with backoff (docs/protocol.md).
 
+import { t } from "./t.js";
+
 const PING_MS = 25000;
 
 export class GameSocket {
@@ -83,7 +85,7 @@ export async function api(method, url, body) {
     data = null;
   }
   if (!res.ok) {
-    const msg = data?.error?.message || `Ошибка ${res.status}`;
+    const msg = data?.error?.message || t("Ошибка {status}", { status: res.status });
     throw new Error(msg);
   }
   return data;

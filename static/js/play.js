@@ -84,7 +84,7 @@ export class PlayScreen {
     const boardEl = h("div", { class: "play-board" });
     this.board = new Board(boardEl, {
       orientation: this.bottomSide,
-      label: "Игровое поле",
+      label: t("Игровое поле"),
       onCell: (cell) => this.onCellClick(cell),
       onKey: (_cell, ev) => {
         if (ev.key === "Escape") this.clearSelection();
@@ -93,20 +93,20 @@ export class PlayScreen {
     this.topBar = this.playerBar(otherSide(this.bottomSide));
     this.bottomBar = this.playerBar(this.bottomSide);
     this.hintEl = h("p", { class: "hint", "aria-live": "polite" });
-    this.finishBtn = h("button", { type: "button", class: "btn primary", onclick: () => this.finishMove() }, "Завершить ход");
-    this.cancelBtn = h("button", { type: "button", class: "btn", onclick: () => this.clearSelection() }, "Отмена");
-    this.detonateBtn = h("button", { type: "button", class: "btn danger", onclick: () => this.detonate() }, "Подорвать АБ");
+    this.finishBtn = h("button", { type: "button", class: "btn primary", onclick: () => this.finishMove() }, t("Завершить ход"));
+    this.cancelBtn = h("button", { type: "button", class: "btn", onclick: () => this.clearSelection() }, t("Отмена"));
+    this.detonateBtn = h("button", { type: "button", class: "btn danger", onclick: () => this.detonate() }, t("Подорвать АБ"));
     this.actionBar = h("div", { class: "action-bar" }, this.hintEl, h("div", { class: "button-row" }, this.finishBtn, this.cancelBtn, this.detonateBtn));
     this.overlay = h("div", { class: "report-overlay", hidden: true });
     const boardWrap = h("div", { class: "board-wrap" }, boardEl, this.overlay);
 
     this.resultEl = h("section", { class: "result-panel", hidden: true, "aria-live": "polite" });
-    this.controlsEl = h("section", { class: "controls", "aria-label": "Управление партией" });
+    this.controlsEl = h("section", { class: "controls", "aria-label": t("Управление партией") });
     this.drawEl = h("div", { class: "draw-offer", hidden: true, role: "status" });
     this.autoDeclare = h("input", { type: "checkbox", onchange: () => this.send({ type: "prefs", auto_declare: this.autoDeclare.checked }) });
-    this.prefsEl = h("label", { class: "prefs" }, this.autoDeclare, " Всегда объявлять сильнейший строй (не спрашивать при защите)");
+    this.prefsEl = h("label", { class: "prefs" }, this.autoDeclare, " ", t("Всегда объявлять сильнейший строй (не спрашивать при защите)"));
     this.pendingEl = h("div", { class: "pending-note", hidden: true, role: "status" });
-    this.lostEl = h("section", { class: "lost", "aria-label": "Потери" });
+    this.lostEl = h("section", { class: "lost", "aria-label": t("Потери") });
     this.logEl = h("ol", { class: "log", reversed: true });
     this.replay = new Replay(this.gameId, (units, ply) => this.showReplay(units, ply));
     this.replay.el.hidden = true;
@@ -122,7 +122,7 @@ export class PlayScreen {
       this.prefsEl,
       this.replay.el,
       this.lostEl,
-      h("section", { class: "log-box" }, h("h2", { class: "panel-title" }, "Журнал боёв"), this.logEl),
+      h("section", { class: "log-box" }, h("h2", { class: "panel-title" }, t("Журнал боёв")), this.logEl),
     );
     const layout = h("div", { class: `layout play-layout${this.lesson ? " lesson-layout" : ""}` }, this.coach, h("div", { class: "board-col" }, this.topBar.el, boardWrap, this.bottomBar.el, this.actionBar), side);
     this.root.append(layout);
@@ -135,7 +135,7 @@ export class PlayScreen {
     const name = h("span", { class: "pb-name" });
     const conn = h("span", { class: "pb-conn" });
     const turn = h("span", { class: "pb-turn" });
-    const clock = h("span", { class: "clock", role: "timer", "aria-label": `Часы: ${SIDE_RU[side]}` });
+    const clock = h("span", { class: "clock", role: "timer", "aria-label": t("Часы: {side}", { side: SIDE_RU[side] }) });
     const el = h("div", { class: `player-bar side-${side}` }, h("span", { class: "pb-dot", "aria-hidden": "true" }), name, turn, conn, clock);
     return { el, side, name, conn, turn, clock };
   }
@@ -173,7 +173,7 @@ export class PlayScreen {
   act(text) {
     if (!this.canAct()) return;
     if (!this.send({ type: "action", ply: this.view.ply, action: text })) {
-      toast("Нет связи с сервером");
+      toast(t("Нет связи с сервером"));
       return;
     }
     this.busy = true;
@@ -183,7 +183,7 @@ export class PlayScreen {
 
   control(type, question) {
     if (question && !confirm(question)) return;
-    if (!this.send({ type })) toast("Нет связи с сервером");
+    if (!this.send({ type })) toast(t("Нет связи с сервером"));
   }
 
   onCellClick(cell) {
@@ -242,13 +242,13 @@ export class PlayScreen {
       .map((o) => ({
         value: o.a,
         members: o.members,
-        label: o.members.length === 1 ? `Один: ${ruName(o.kinds[0])}` : `Строй: ${compositionText(o.kinds)}`,
-        detail: `${o.row == null ? "вне шкалы" : `ряд ${o.row}`} · ${o.members.map(cellRu).join(", ")}`,
+        label: o.members.length === 1 ? t("Один: {unit}", { unit: ruName(o.kinds[0]) }) : t("Строй: {units}", { units: compositionText(o.kinds) }),
+        detail: `${o.row == null ? t("вне шкалы") : t("ряд {row}", { row: o.row })} · ${o.members.map(cellRu).join(", ")}`,
       }));
     const byText = new Map(options.map((o) => [o.value.text, o.members]));
     const choice = await choose({
-      title: `Атака на ${cellRu(attacks[0].target)}`,
-      intro: "Объявите, кто участвует в бою. Если цель окажется не кораблём шкалы, бьётся только атакующий.",
+      title: t("Атака на {cell}", { cell: cellRu(attacks[0].target) }),
+      intro: t("Объявите, кто участвует в бою. Если цель окажется не кораблём шкалы, бьётся только атакующий."),
       note: this.note,
       options,
       onHover: (a) => this.highlight(a ? byText.get(a.text) : null),
@@ -269,12 +269,12 @@ export class PlayScreen {
       .sort((x, y) => (y.row ?? 0) - (x.row ?? 0))
       .map((o) => ({
         value: o.d,
-        label: o.d.members.length === 1 ? `Один: ${ruName(o.kinds[0])}` : `Строй: ${compositionText(o.kinds)}`,
-        detail: `${o.row == null ? "вне шкалы" : `ряд ${o.row}`} · ${o.d.members.map(cellRu).join(", ")}`,
+        label: o.d.members.length === 1 ? t("Один: {unit}", { unit: ruName(o.kinds[0]) }) : t("Строй: {units}", { units: compositionText(o.kinds) }),
+        detail: `${o.row == null ? t("вне шкалы") : t("ряд {row}", { row: o.row })} · ${o.d.members.map(cellRu).join(", ")}`,
       }));
     choose({
-      title: "Ваш корабль атакован!",
-      intro: p ? `Атака с ${cellRu(p.src)} на ${cellRu(p.target)}. Объявите защиту — ваши часы идут.` : "Объявите защиту — ваши часы идут.",
+      title: t("Ваш корабль атакован!"),
+      intro: p ? t("Атака с {src} на {target}. Объявите защиту — ваши часы идут.", { src: cellRu(p.src), target: cellRu(p.target) }) : t("Объявите защиту — ваши часы идут."),
       options,
       cancel: null,
       note: this.note,
@@ -294,7 +294,7 @@ export class PlayScreen {
   }
 
   detonate() {
-    if (this.legal.detonate && confirm("Подорвать атомную бомбу? Всё в квадрате 5×5 вокруг неё будет уничтожено.")) {
+    if (this.legal.detonate && confirm(t("Подорвать атомную бомбу? Всё в квадрате 5×5 вокруг неё будет уничтожено."))) {
       this.act(this.legal.detonate.text);
     }
   }
@@ -314,7 +314,7 @@ export class PlayScreen {
 
   showOverlay(report) {
     this.overlay.innerHTML = "";
-    const close = h("button", { type: "button", class: "btn close", "aria-label": "Закрыть карточку боя", onclick: () => (this.overlay.hidden = true) }, "✕");
+    const close = h("button", { type: "button", class: "btn close", "aria-label": t("Закрыть карточку боя"), onclick: () => (this.overlay.hidden = true) }, "✕");
     this.overlay.append(close, reportCard(report, this.seat));
     this.overlay.hidden = false;
   }
@@ -398,18 +398,18 @@ export class PlayScreen {
     const g = this.game;
     for (const bar of [this.topBar, this.bottomBar]) {
       const p = g.players?.[bar.side] || {};
-      const bot = p.bot ? (p.bot.level ? ` — ИИ «${p.bot.name}»` : ` — ${p.bot.name}`) : "";
-      bar.name.textContent = `${SIDE_RU[bar.side]}${bar.side === this.seat ? " (вы)" : bot}`;
+      const bot = p.bot ? (p.bot.level ? t(" — ИИ «{name}»", { name: t(p.bot.name) }) : ` — ${t(p.bot.name)}`) : "";
+      bar.name.textContent = `${SIDE_RU[bar.side]}${bar.side === this.seat ? t(" (вы)") : bot}`;
       const acting = g.status === "play" && !this.closed && this.view?.to_act === bar.side;
-      bar.turn.textContent = acting ? (this.view.pending ? "защищается" : "ходит") : "";
+      bar.turn.textContent = acting ? (this.view.pending ? t("защищается") : t("ходит")) : "";
       bar.el.classList.toggle("acting", acting);
       if (bar.side === this.seat) bar.conn.textContent = "";
-      else if (p.bot) bar.conn.textContent = p.bot.level ? `уровень ${p.bot.level}` : "";
-      else if (!p.joined) bar.conn.textContent = "не присоединился";
-      else if (p.connected) bar.conn.textContent = "в сети";
+      else if (p.bot) bar.conn.textContent = p.bot.level ? t("уровень {level}", { level: p.bot.level }) : "";
+      else if (!p.joined) bar.conn.textContent = t("не присоединился");
+      else if (p.connected) bar.conn.textContent = t("в сети");
       else {
         const ms = (p.disconnected_ms || 0) + (performance.now() - this.gameAt);
-        bar.conn.textContent = `нет связи ${Math.floor(ms / 1000)} с`;
+        bar.conn.textContent = t("нет связи {s} с", { s: Math.floor(ms / 1000) });
       }
       bar.conn.classList.toggle("offline-peer", !!p.joined && !p.connected && bar.side !== this.seat);
     }
@@ -422,16 +422,16 @@ export class PlayScreen {
     const sel = this.sel;
     let hint;
     if (this.closed) hint = t("Урок пройден.");
-    else if (g.status !== "play") hint = this.replayPos ? "Запись партии" : "Партия окончена";
-    else if (!this.seat) hint = `Ходит ${SIDE_RU[view?.to_act] || ""}. Вы смотрите партию как зритель.`;
-    else if (this.busy) hint = "Ход отправлен…";
-    else if (view?.pending && view.to_act !== this.seat) hint = "Соперник выбирает, как защищаться…";
-    else if (view?.to_act !== this.seat && g.players?.[view?.to_act]?.bot) hint = "ИИ обдумывает ход…";
-    else if (view?.to_act !== this.seat) hint = "Ход соперника";
-    else if (this.legal.declarations.length) hint = "Ваш корабль атакован: выберите защиту.";
-    else if (sel?.via) hint = `Корабль пойдёт на ${cellRu(sel.via)}. Атакуйте отсюда или нажмите «Завершить ход».`;
-    else if (sel) hint = "Зелёные точки — куда пойти, красные прицелы — кого атаковать.";
-    else hint = "Ваш ход: выберите свой корабль.";
+    else if (g.status !== "play") hint = this.replayPos ? t("Запись партии") : t("Партия окончена");
+    else if (!this.seat) hint = t("Ходит {side}. Вы смотрите партию как зритель.", { side: SIDE_RU[view?.to_act] || "" });
+    else if (this.busy) hint = t("Ход отправлен…");
+    else if (view?.pending && view.to_act !== this.seat) hint = t("Соперник выбирает, как защищаться…");
+    else if (view?.to_act !== this.seat && g.players?.[view?.to_act]?.bot) hint = t("ИИ обдумывает ход…");
+    else if (view?.to_act !== this.seat) hint = t("Ход соперника");
+    else if (this.legal.declarations.length) hint = t("Ваш корабль атакован: выберите защиту.");
+    else if (sel?.via) hint = t("Корабль пойдёт на {cell}. Атакуйте отсюда или нажмите «Завершить ход».", { cell: cellRu(sel.via) });
+    else if (sel) hint = t("Зелёные точки — куда пойти, красные прицелы — кого атаковать.");
+    else hint = t("Ваш ход: выберите свой корабль.");
     this.hintEl.textContent = hint;
     const selKind = mine && sel ? this.ownKindAt(sel.src) : null;
     if (selKind) this.hintEl.append(" ", rulesLink(selKind));
@@ -454,24 +454,24 @@ export class PlayScreen {
     const btn = (label, onclick, cls = "") => h("button", { type: "button", class: `btn ${cls}`, onclick }, label);
     const row = h("div", { class: "button-row" });
     const opp = otherSide(this.seat);
-    if (g.draw_offer === this.seat) row.append(btn("Ничья предложена", null, "ghost"));
-    else if (g.draw_offer !== opp && !g.players?.[opp]?.bot) row.append(btn("Предложить ничью", () => this.control("draw.offer")));
-    if (g.can_abort) row.append(btn("Прервать партию", () => this.control("abort", "Прервать партию без результата?")));
-    row.append(btn("Сдаться", () => this.control("resign", "Сдаться? Партия будет проиграна."), "danger"));
-    if (g.can_claim) row.append(btn("Забрать победу", () => this.control("claim", "Соперник давно не на связи. Засчитать победу?"), "primary"));
+    if (g.draw_offer === this.seat) row.append(btn(t("Ничья предложена"), null, "ghost"));
+    else if (g.draw_offer !== opp && !g.players?.[opp]?.bot) row.append(btn(t("Предложить ничью"), () => this.control("draw.offer")));
+    if (g.can_abort) row.append(btn(t("Прервать партию"), () => this.control("abort", t("Прервать партию без результата?"))));
+    row.append(btn(t("Сдаться"), () => this.control("resign", t("Сдаться? Партия будет проиграна.")), "danger"));
+    if (g.can_claim) row.append(btn(t("Забрать победу"), () => this.control("claim", t("Соперник давно не на связи. Засчитать победу?")), "primary"));
     if (g.draw_offer === this.seat) row.firstChild.disabled = true;
     el.append(row);
     if (g.draw_offer === opp) {
       this.drawEl.hidden = false;
       this.drawEl.innerHTML = "";
       this.drawEl.append(
-        h("p", {}, "Соперник предлагает ничью."),
-        h("div", { class: "button-row" }, btn("Принять ничью", () => this.control("draw.accept"), "primary"), btn("Отклонить", () => this.control("draw.decline"))),
+        h("p", {}, t("Соперник предлагает ничью.")),
+        h("div", { class: "button-row" }, btn(t("Принять ничью"), () => this.control("draw.accept"), "primary"), btn(t("Отклонить"), () => this.control("draw.decline"))),
       );
     }
     if (this.view?.pending && this.view.to_act !== this.seat) {
       this.pendingEl.hidden = false;
-      this.pendingEl.textContent = `Бой ${cellRu(this.view.pending.src)} → ${cellRu(this.view.pending.target)}: соперник объявляет защиту.`;
+      this.pendingEl.textContent = t("Бой {src} → {target}: соперник объявляет защиту.", { src: cellRu(this.view.pending.src), target: cellRu(this.view.pending.target) });
     }
   }
 
@@ -483,7 +483,7 @@ export class PlayScreen {
     if (!over) return;
     const result = g.result || this.view?.result;
     this.resultEl.innerHTML = "";
-    const headline = g.status === "aborted" ? "Партия прервана" : resultHeadline(result, this.seat);
+    const headline = g.status === "aborted" ? t("Партия прервана") : resultHeadline(result, this.seat);
     const cls = !result?.winner ? "draw" : result.winner === this.seat ? "win" : this.seat ? "loss" : "draw";
     const reason = g.status === "aborted" ? "" : resultReason(result, this.seat);
     this.resultEl.className = `result-panel ${cls}`;
@@ -492,36 +492,36 @@ export class PlayScreen {
     if (this.lesson) return; // a lesson credits nothing and has no rematch, record or new game
     const credit = g.credit;
     if (credit && credit.counted) {
-      const lines = [h("p", { class: "credit-points" }, `Очки за партию: ${credit.points} (всего ${credit.total_points}). Звание: ${credit.rank.name}.`)];
-      if (credit.new_rank) lines.push(h("p", { class: "credit-rank" }, `Новое звание: ${credit.new_rank.name}!`));
+      const lines = [h("p", { class: "credit-points" }, t("Очки за партию: {points} (всего {total}). Звание: {rank}.", { points: credit.points, total: credit.total_points, rank: t(credit.rank.name) }))];
+      if (credit.new_rank) lines.push(h("p", { class: "credit-rank" }, t("Новое звание: {rank}!", { rank: t(credit.new_rank.name) })));
       for (const a of credit.awards || []) {
         const degree = { 1: "III", 2: "II", 3: "I" }[a.after] || "";
-        lines.push(h("p", { class: "credit-award" }, `Награда: ${a.name}, ${degree} степени.`));
+        lines.push(h("p", { class: "credit-award" }, t("Награда: {award}, {degree} степени.", { award: t(a.name), degree })));
       }
-      this.resultEl.append(h("div", { class: "credit" }, ...lines, h("a", { href: "/profile" }, "Личное дело")));
+      this.resultEl.append(h("div", { class: "credit" }, ...lines, h("a", { href: "/profile" }, t("Личное дело"))));
     } else if (credit && !credit.counted) {
-      this.resultEl.append(h("p", { class: "credit muted" }, "Партия закончилась слишком рано: очки не начислены."));
+      this.resultEl.append(h("p", { class: "credit muted" }, t("Партия закончилась слишком рано: очки не начислены.")));
     }
     const row = h("div", { class: "button-row" });
     if (this.seat) {
-      if (g.rematch_url) row.append(h("a", { class: "btn primary", href: g.rematch_url }, "К реваншу"));
-      else row.append(h("button", { type: "button", class: "btn primary", onclick: () => this.control("rematch") }, "Реванш"));
+      if (g.rematch_url) row.append(h("a", { class: "btn primary", href: g.rematch_url }, t("К реваншу")));
+      else row.append(h("button", { type: "button", class: "btn primary", onclick: () => this.control("rematch") }, t("Реванш")));
     }
     if (g.status === "over")
-      row.append(h("a", { class: "btn", href: `/api/games/${encodeURIComponent(this.gameId)}/record.json`, download: `admiral-${this.gameId}.json` }, "Скачать запись (JSON)"));
-    row.append(h("a", { class: "btn", href: "/" }, "Новая партия"));
+      row.append(h("a", { class: "btn", href: `/api/games/${encodeURIComponent(this.gameId)}/record.json`, download: `admiral-${this.gameId}.json` }, t("Скачать запись (JSON)")));
+    row.append(h("a", { class: "btn", href: "/" }, t("Новая партия")));
     this.resultEl.append(row);
   }
 
   renderLost() {
     const lost = this.view?.lost || {};
     this.lostEl.innerHTML = "";
-    this.lostEl.append(h("h2", { class: "panel-title" }, "Потери"));
+    this.lostEl.append(h("h2", { class: "panel-title" }, t("Потери")));
     for (const side of [this.bottomSide, otherSide(this.bottomSide)]) {
       const counts = lost[side] || {};
-      const line = h("div", { class: "lost-line" }, h("span", { class: "rep-label" }, `${SIDE_RU[side]}${side === this.seat ? " (вы)" : ""}:`));
+      const line = h("div", { class: "lost-line" }, h("span", { class: "rep-label" }, `${SIDE_RU[side]}${side === this.seat ? t(" (вы)") : ""}:`));
       const codes = KINDS.map((k) => k.code).filter((c) => counts[c]);
-      if (!codes.length) line.append(h("span", { class: "muted" }, " нет"));
+      if (!codes.length) line.append(h("span", { class: "muted" }, t(" нет")));
       for (const c of codes)
         line.append(
           h(
@@ -540,7 +540,7 @@ export class PlayScreen {
     if (this.logEl.dataset.count === String(reports.length)) return;
     this.logEl.dataset.count = String(reports.length);
     this.logEl.innerHTML = "";
-    if (!reports.length) this.logEl.append(h("li", { class: "muted empty" }, "Боёв ещё не было."));
+    if (!reports.length) this.logEl.append(h("li", { class: "muted empty" }, t("Боёв ещё не было.")));
     for (const r of [...reports].reverse())
       this.logEl.append(h("li", {}, h("details", {}, h("summary", {}, reportSummary(r)), reportCard(r, this.seat))));
   }

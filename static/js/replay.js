@@ -4,6 +4,7 @@
 import { h, toast } from "./dom.js";
 import { api } from "./net.js";
 import { notationRu } from "./report.js";
+import { t, tn } from "./t.js";
 
 /** Positions 0…N: Map cell → {side, kind}, position i being the board after i plies. */
 export function buildPositions(data) {
@@ -53,9 +54,9 @@ export class Replay {
     this.data = null;
     this.positions = [];
     this.index = 0;
-    this.el = h("section", { class: "replay", "aria-label": "Запись партии" });
-    this.openBtn = h("button", { type: "button", class: "btn", onclick: () => this.open() }, "Смотреть запись");
-    this.el.append(h("h2", { class: "panel-title" }, "Запись партии"), this.openBtn);
+    this.el = h("section", { class: "replay", "aria-label": t("Запись партии") });
+    this.openBtn = h("button", { type: "button", class: "btn", onclick: () => this.open() }, t("Смотреть запись"));
+    this.el.append(h("h2", { class: "panel-title" }, t("Запись партии")), this.openBtn);
   }
 
   async open() {
@@ -84,7 +85,7 @@ export class Replay {
     const n = this.positions.length - 1;
     const btn = (icon, name, fn) =>
       h("button", { type: "button", class: "btn icon-btn", "aria-label": name, title: name, onclick: fn, html: svg(icon) });
-    this.slider = h("input", { type: "range", min: "0", max: String(n), value: "0", step: "1", "aria-label": "Полуход" });
+    this.slider = h("input", { type: "range", min: "0", max: String(n), value: "0", step: "1", "aria-label": t("Полуход") });
     this.slider.addEventListener("input", () => this.show(Number(this.slider.value)));
     this.label = h("div", { class: "replay-label", "aria-live": "polite" });
     this.controls = h(
@@ -93,14 +94,14 @@ export class Replay {
       h(
         "div",
         { class: "button-row" },
-        btn("first", "В начало", () => this.show(0)),
-        btn("prev", "Назад", () => this.show(this.index - 1)),
-        btn("next", "Вперёд", () => this.show(this.index + 1)),
-        btn("last", "В конец", () => this.show(n)),
+        btn("first", t("В начало"), () => this.show(0)),
+        btn("prev", t("Назад"), () => this.show(this.index - 1)),
+        btn("next", t("Вперёд"), () => this.show(this.index + 1)),
+        btn("last", t("В конец"), () => this.show(n)),
       ),
       this.slider,
       this.label,
-      h("button", { type: "button", class: "btn", onclick: () => this.close() }, "Закрыть запись"),
+      h("button", { type: "button", class: "btn", onclick: () => this.close() }, t("Закрыть запись")),
     );
     this.el.append(this.controls);
   }
@@ -111,8 +112,8 @@ export class Replay {
     this.slider.value = String(this.index);
     const ply = this.index > 0 ? this.data.plies[this.index - 1] : null;
     this.label.textContent = ply
-      ? `Полуход ${this.index} из ${n}: ${notationRu(ply.action)}`
-      : `Начальная расстановка (${n} полуходов)`;
+      ? t("Полуход {i} из {n}: {action}", { i: this.index, n, action: notationRu(ply.action) })
+      : tn("Начальная расстановка ({n} полуход)", "Начальная расстановка ({n} полуходов)", n);
     this.onShow(this.positions[this.index], ply, this.index);
   }
 }

@@ -2,13 +2,14 @@
 
 import { h } from "./dom.js";
 import { SIDE_RU, cellRu } from "./i18n.js";
+import { t } from "./t.js";
 import { compositionText, iconSvg, ru, ruName, rulesLink } from "./units.js";
 
 const METHOD = {
-  contact: "ближний бой",
-  air: "авиаудар",
-  torpedo: "торпедный выстрел",
-  detonation: "подрыв атомной бомбы",
+  contact: t("ближний бой"),
+  air: t("авиаудар"),
+  torpedo: t("торпедный выстрел"),
+  detonation: t("подрыв атомной бомбы"),
 };
 
 const CELL_RE = /(?<![a-z])[a-n](?:1[0-5]|[1-9])(?!\d)/g;
@@ -39,12 +40,12 @@ function seenEl(s, me) {
 function formationEl(label, members, row) {
   if (!members || !members.length) return null;
   const kinds = members.map((m) => m.kind);
-  const rowText = row == null ? "вне шкалы" : `ряд ${row}`;
+  const rowText = row == null ? t("вне шкалы") : t("ряд {row}", { row });
   return h(
     "div",
     { class: "rep-formation" },
     h("span", { class: "rep-label" }, label),
-    h("strong", {}, `${members.length > 1 ? "строй " : ""}${compositionText(kinds)} — ${rowText}`),
+    h("strong", {}, `${members.length > 1 ? t("строй {units}", { units: compositionText(kinds) }) : compositionText(kinds)} — ${rowText}`),
     h("span", { class: "muted" }, ` (${members.map((m) => cellRu(m.cell)).join(", ")})`),
   );
 }
@@ -52,28 +53,28 @@ function formationEl(label, members, row) {
 /** Who won an ordinary battle, from the rows. */
 function verdict(r) {
   if (r.attacker_row == null || r.defender_row == null) return null;
-  if (r.attacker_row > r.defender_row) return `Ряд ${r.attacker_row} сильнее ряда ${r.defender_row}: победа атакующих.`;
-  if (r.attacker_row < r.defender_row) return `Ряд ${r.defender_row} сильнее ряда ${r.attacker_row}: атака отбита.`;
-  return `Равные ряды (${r.attacker_row}): уничтожены обе стороны.`;
+  if (r.attacker_row > r.defender_row) return t("Ряд {a} сильнее ряда {d}: победа атакующих.", { a: r.attacker_row, d: r.defender_row });
+  if (r.attacker_row < r.defender_row) return t("Ряд {d} сильнее ряда {a}: атака отбита.", { a: r.attacker_row, d: r.defender_row });
+  return t("Равные ряды ({row}): уничтожены обе стороны.", { row: r.attacker_row });
 }
 
 /** One-line summary for the log. */
 export function reportSummary(r) {
   const who = `${ru(r.attacker.kind)} ${cellRu(r.attacker.cell)}`;
   const target = r.target ? ` → ${ru(r.target.kind)} ${cellRu(r.target.cell)}` : "";
-  const lost = r.removed.length ? `, потери: ${r.removed.map((s) => ru(s.kind)).join(", ")}` : ", без потерь";
+  const lost = r.removed.length ? t(", потери: {units}", { units: r.removed.map((s) => ru(s.kind)).join(", ") }) : t(", без потерь");
   return `${r.ply + 1}. ${SIDE_RU[r.side]}: ${METHOD[r.method] || r.method} ${who}${target}${lost}`;
 }
 
 /** The full card of a report. `me`: the viewer's side (for «ваш»/«противника»), may be null. */
 export function reportCard(r, me = null) {
-  const who = me ? (r.side === me ? "Атакуете вы" : "Атакует противник") : `Атакует ${SIDE_RU[r.side]}`;
-  const whose = (s) => (me ? (s === me ? "ваша" : "противника") : SIDE_RU[s]);
-  const title = r.method === "detonation" ? "Взрыв атомной бомбы" : "Карточка боя";
+  const who = me ? (r.side === me ? t("Атакуете вы") : t("Атакует противник")) : t("Атакует {side}", { side: SIDE_RU[r.side] });
+  const whose = (s) => (me ? (s === me ? t("ваша") : t("противника")) : SIDE_RU[s]);
+  const title = r.method === "detonation" ? t("Взрыв атомной бомбы") : t("Карточка боя");
   const card = h(
     "article",
     { class: "report-card", "aria-label": title },
-    h("header", {}, h("h3", {}, title), h("span", { class: "muted" }, `полуход ${r.ply + 1}`)),
+    h("header", {}, h("h3", {}, title), h("span", { class: "muted" }, t("полуход {n}", { n: r.ply + 1 }))),
     h(
       "div",
       { class: "rep-line" },
@@ -82,20 +83,20 @@ export function reportCard(r, me = null) {
     ),
   );
   if (r.target)
-    card.append(h("div", { class: "rep-line" }, h("span", { class: "rep-label" }, `Цель (${whose(r.target.side)}):`), seenEl(r.target, me)));
-  if (r.explosion) card.append(h("div", { class: "rep-line" }, `Взрыв на ${cellRu(r.explosion)}: уничтожено всё в квадрате 5×5.`));
-  const af = formationEl("Атака:", r.attacker_formation, r.attacker_row);
-  const df = formationEl("Защита:", r.defender_formation, r.defender_row);
+    card.append(h("div", { class: "rep-line" }, h("span", { class: "rep-label" }, t("Цель ({whose}):", { whose: whose(r.target.side) })), seenEl(r.target, me)));
+  if (r.explosion) card.append(h("div", { class: "rep-line" }, t("Взрыв на {cell}: уничтожено всё в квадрате 5×5.", { cell: cellRu(r.explosion) })));
+  const af = formationEl(t("Атака:"), r.attacker_formation, r.attacker_row);
+  const df = formationEl(t("Защита:"), r.defender_formation, r.defender_row);
   if (af) card.append(af);
   if (df) card.append(df);
   const v = verdict(r);
   if (v) card.append(h("p", { class: "rep-verdict" }, v));
-  const removed = h("div", { class: "rep-line rep-removed" }, h("span", { class: "rep-label" }, "Уничтожены:"));
+  const removed = h("div", { class: "rep-line rep-removed" }, h("span", { class: "rep-label" }, t("Уничтожены:")));
   if (r.removed.length) for (const s of r.removed) removed.append(seenEl(s, me));
-  else removed.append(h("span", {}, " никто"));
+  else removed.append(h("span", {}, t(" никто")));
   card.append(removed);
   if (r.revealed_only?.length) {
-    const rev = h("div", { class: "rep-line" }, h("span", { class: "rep-label" }, "Раскрыты и остались:"));
+    const rev = h("div", { class: "rep-line" }, h("span", { class: "rep-label" }, t("Раскрыты и остались:")));
     for (const s of r.revealed_only) rev.append(seenEl(s, me));
     card.append(rev);
   }

@@ -64,7 +64,7 @@ export class SetupScreen {
     const boardEl = h("div", { class: "setup-board" });
     this.board = new Board(boardEl, {
       orientation: this.side,
-      label: "Поле: ваша зона расстановки внизу",
+      label: t("Поле: ваша зона расстановки внизу"),
       onCell: (cell) => this.onCellClick(cell),
       onKey: (cell, ev) => {
         if ((ev.key === "Delete" || ev.key === "Backspace") && this.draft.has(cell)) {
@@ -78,27 +78,27 @@ export class SetupScreen {
     });
     this.opponentEl = h("span", { class: "opp-state" });
     this.timerEl = h("span", { class: "clock setup-clock" });
-    this.timerBox = h("span", { class: "setup-timer" }, "Время на расстановку: ", this.timerEl);
+    this.timerBox = h("span", { class: "setup-timer" }, t("Время на расстановку:"), " ", this.timerEl);
     this.countEl = h("span", { class: "placed-count" });
-    this.arsenalEl = h("div", { class: "arsenal", role: "listbox", "aria-label": "Арсенал: выберите тип и поставьте на поле" });
-    this.removeBtn = h("button", { type: "button", class: "btn", onclick: () => this.removeSelected() }, "Убрать с поля");
+    this.arsenalEl = h("div", { class: "arsenal", role: "listbox", "aria-label": t("Арсенал: выберите тип и поставьте на поле") });
+    this.removeBtn = h("button", { type: "button", class: "btn", onclick: () => this.removeSelected() }, t("Убрать с поля"));
     this.hintEl = h("p", { class: "hint", "aria-live": "polite" });
-    this.readyBtn = h("button", { type: "button", class: "btn primary big", onclick: () => this.onReady() }, "Готов");
-    this.autoBtn = h("button", { type: "button", class: "btn", onclick: () => this.onAuto() }, "Авторасстановка");
-    this.clearBtn = h("button", { type: "button", class: "btn", onclick: () => this.onClear() }, "Очистить");
+    this.readyBtn = h("button", { type: "button", class: "btn primary big", onclick: () => this.onReady() }, t("Готов"));
+    this.autoBtn = h("button", { type: "button", class: "btn", onclick: () => this.onAuto() }, t("Авторасстановка"));
+    this.clearBtn = h("button", { type: "button", class: "btn", onclick: () => this.onClear() }, t("Очистить"));
     this.problemsEl = h("ul", { class: "problems", "aria-live": "polite" });
-    this.savedSelect = h("select", { "aria-label": "Сохранённые расстановки" });
-    this.saveName = h("input", { type: "text", maxlength: "40", placeholder: "Название", "aria-label": "Название расстановки" });
-    this.loadBtn = h("button", { type: "button", class: "btn", onclick: () => this.onLoad() }, "Загрузить");
-    this.deleteBtn = h("button", { type: "button", class: "btn", "aria-label": "Удалить выбранную расстановку", onclick: () => this.onDelete() }, "Удалить");
-    this.saveBtn = h("button", { type: "button", class: "btn", onclick: () => this.onSave() }, "Сохранить");
+    this.savedSelect = h("select", { "aria-label": t("Сохранённые расстановки") });
+    this.saveName = h("input", { type: "text", maxlength: "40", placeholder: t("Название"), "aria-label": t("Название расстановки") });
+    this.loadBtn = h("button", { type: "button", class: "btn", onclick: () => this.onLoad() }, t("Загрузить"));
+    this.deleteBtn = h("button", { type: "button", class: "btn", "aria-label": t("Удалить выбранную расстановку"), onclick: () => this.onDelete() }, t("Удалить"));
+    this.saveBtn = h("button", { type: "button", class: "btn", onclick: () => this.onSave() }, t("Сохранить"));
 
     const panel = h(
       "aside",
       { class: "side-panel setup-panel" },
-      h("div", { class: "status-line" }, h("strong", {}, `Вы — ${SIDE_RU[this.side]}. `), "Соперник: ", this.opponentEl),
+      h("div", { class: "status-line" }, h("strong", {}, t("Вы — {side}.", { side: SIDE_RU[this.side] })), " ", t("Соперник:"), " ", this.opponentEl),
       h("div", { class: "status-line" }, this.timerBox),
-      h("h2", { class: "panel-title" }, "Арсенал ", this.countEl),
+      h("h2", { class: "panel-title" }, t("Арсенал"), " ", this.countEl),
       this.arsenalEl,
       this.hintEl,
       h("div", { class: "button-row" }, this.removeBtn, this.autoBtn, this.clearBtn),
@@ -109,7 +109,7 @@ export class SetupScreen {
         : h(
             "details",
             { class: "saved" },
-            h("summary", {}, "Мои расстановки"),
+            h("summary", {}, t("Мои расстановки")),
             h("div", { class: "button-row" }, this.savedSelect, this.loadBtn, this.deleteBtn),
             h("div", { class: "button-row" }, this.saveName, this.saveBtn),
           ),
@@ -126,8 +126,8 @@ export class SetupScreen {
   /** A snapshot during setup: `game` and `setup` ({draft, problems, ready} or null). */
   update(game, setup) {
     const opp = game.players?.[otherSide(this.side)];
-    const who = opp?.bot ? (opp.bot.level ? `ИИ «${opp.bot.name}» — ` : `${opp.bot.name} — `) : "";
-    this.opponentEl.textContent = who + (!opp?.joined ? "ещё не присоединился" : opp.ready ? "готов" : "расставляет");
+    const who = opp?.bot ? (opp.bot.level ? t("ИИ «{name}» — ", { name: t(opp.bot.name) }) : `${t(opp.bot.name)} — `) : "";
+    this.opponentEl.textContent = who + (!opp?.joined ? t("ещё не присоединился") : opp.ready ? t("готов") : t("расставляет"));
     this.opponentEl.className = `opp-state ${opp?.ready ? "ok" : ""}`;
     this.timerBox.hidden = game.clocks?.setup_ms == null;
     if (setup) this.applyState(setup, (!this.synced && !this.awaitingAuto) || setup.ready);
@@ -241,7 +241,7 @@ export class SetupScreen {
         return this.render();
       }
       this.place(cell, this.selectedKind);
-      if (old) toast(`${ru(old)} возвращён в арсенал`, 2000);
+      if (old) toast(t("{unit} возвращён в арсенал", { unit: ru(old) }), 2000);
       return;
     }
     if (this.draft.has(cell)) {
@@ -261,7 +261,7 @@ export class SetupScreen {
     clearTimeout(this.updateTimer);
     this.dirty = false;
     this.selectedKind = this.selectedCell = null;
-    if (!this.ask("auto")) toast("Нет связи с сервером");
+    if (!this.ask("auto")) toast(t("Нет связи с сервером"));
   }
 
   onClear() {
@@ -275,7 +275,7 @@ export class SetupScreen {
     if (!this.isComplete()) return;
     clearTimeout(this.updateTimer);
     this.dirty = false;
-    if (!this.ask("ready")) toast("Нет связи с сервером");
+    if (!this.ask("ready")) toast(t("Нет связи с сервером"));
   }
 
   isComplete() {
@@ -292,7 +292,7 @@ export class SetupScreen {
       this.saved = [];
     }
     this.savedSelect.innerHTML = "";
-    if (!this.saved.length) this.savedSelect.append(h("option", { value: "" }, "нет сохранённых"));
+    if (!this.saved.length) this.savedSelect.append(h("option", { value: "" }, t("нет сохранённых")));
     for (const s of this.saved) this.savedSelect.append(h("option", { value: String(s.id) }, s.name));
     this.loadBtn.disabled = this.deleteBtn.disabled = !this.saved.length;
   }
@@ -300,14 +300,14 @@ export class SetupScreen {
   async onSave() {
     const name = this.saveName.value.trim();
     if (!name) {
-      toast("Введите название расстановки");
+      toast(t("Введите название расстановки"));
       this.saveName.focus();
       return;
     }
     try {
       await api("POST", "/api/setups", { name, setup: toNeutral(Object.fromEntries(this.draft), this.side) });
       this.saveName.value = "";
-      toast(`Расстановка «${name}» сохранена`, 2500);
+      toast(t("Расстановка «{name}» сохранена", { name }), 2500);
       await this.loadSaved();
     } catch (e) {
       toast(e.message);
@@ -324,7 +324,7 @@ export class SetupScreen {
 
   async onDelete() {
     const s = this.saved?.find((x) => String(x.id) === this.savedSelect.value);
-    if (!s || !confirm(`Удалить расстановку «${s.name}»?`)) return;
+    if (!s || !confirm(t("Удалить расстановку «{name}»?", { name: s.name }))) return;
     try {
       await api("DELETE", `/api/setups/${encodeURIComponent(s.id)}`);
       await this.loadSaved();
@@ -410,7 +410,7 @@ export class SetupScreen {
     if (cell && this.zone.has(cell)) {
       const old = this.draft.get(cell);
       this.place(cell, press.kind);
-      if (old && old !== press.kind) toast(`${ru(old)} возвращён в арсенал`, 2000);
+      if (old && old !== press.kind) toast(t("{unit} возвращён в арсенал", { unit: ru(old) }), 2000);
       return;
     }
     this.render();
@@ -444,23 +444,23 @@ export class SetupScreen {
     this.root.querySelector(".setup-layout").classList.toggle("locked", this.ready);
 
     this.renderArsenal();
-    this.countEl.textContent = `${this.draft.size} из ${FLEET_SIZE}`;
+    this.countEl.textContent = t("{n} из {total}", { n: this.draft.size, total: FLEET_SIZE });
     this.removeBtn.disabled = this.ready || !this.selectedCell;
     this.autoBtn.disabled = this.ready || this.draft.size === FLEET_SIZE;
     this.clearBtn.disabled = this.ready || this.draft.size === 0;
     this.readyBtn.disabled = this.ready || !this.isComplete();
-    this.readyBtn.textContent = this.ready ? "Вы готовы ✓" : "Готов";
+    this.readyBtn.textContent = this.ready ? t("Вы готовы ✓") : t("Готов");
     this.saveBtn.disabled = this.draft.size === 0;
 
     this.hintEl.textContent = this.ready
       ? this.lesson
         ? t("Расстановка принята.")
-        : "Расстановка принята. Ждём соперника…"
+        : t("Расстановка принята. Ждём соперника…")
       : this.selectedCell
-        ? `${ruName(this.draft.get(this.selectedCell))} на ${cellRu(this.selectedCell)}: нажмите другую клетку, чтобы переставить (или поменять местами), или «Убрать с поля».`
+        ? t("{unit} на {cell}: нажмите другую клетку, чтобы переставить (или поменять местами), или «Убрать с поля».", { unit: ruName(this.draft.get(this.selectedCell)), cell: cellRu(this.selectedCell) })
         : this.selectedKind
-          ? `${ruName(this.selectedKind)}: нажмите свободную клетку своей зоны (осталось ${this.remaining(this.selectedKind)}).`
-          : "Перетащите корабль из арсенала на поле или выберите тип и нажмите клетку. Перетащите обратно в арсенал, чтобы убрать.";
+          ? t("{unit}: нажмите свободную клетку своей зоны (осталось {left}).", { unit: ruName(this.selectedKind), left: this.remaining(this.selectedKind) })
+          : t("Перетащите корабль из арсенала на поле или выберите тип и нажмите клетку. Перетащите обратно в арсенал, чтобы убрать.");
     const infoKind = this.ready ? null : this.selectedCell ? this.draft.get(this.selectedCell) : this.selectedKind;
     if (infoKind) this.hintEl.append(" ", rulesLink(infoKind));
 
@@ -471,7 +471,11 @@ export class SetupScreen {
         h(
           "li",
           { class: "warning" },
-          `${ru(kind)} на ${cellRu(cell)} не рядом с носителем (${ruName(carrier).toLowerCase()}): без него ${kind === "S" ? "самолёт" : kind === "T" ? "торпеда" : "мина"} не сможет ходить${kind === "M" ? "" : " и атаковать"}.`,
+          kind === "M"
+            ? t("{unit} на {cell} не рядом с носителем ({carrier}): без него мина не сможет ходить.", { unit: ru(kind), cell: cellRu(cell), carrier: ruName(carrier).toLowerCase() })
+            : kind === "S"
+              ? t("{unit} на {cell} не рядом с носителем ({carrier}): без него самолёт не сможет ходить и атаковать.", { unit: ru(kind), cell: cellRu(cell), carrier: ruName(carrier).toLowerCase() })
+              : t("{unit} на {cell} не рядом с носителем ({carrier}): без него торпеда не сможет ходить и атаковать.", { unit: ru(kind), cell: cellRu(cell), carrier: ruName(carrier).toLowerCase() }),
         ),
       );
   }
@@ -496,7 +500,7 @@ export class SetupScreen {
       item.classList.toggle("empty", left <= 0);
       item.classList.toggle("selected", this.selectedKind === code);
       item.setAttribute("aria-selected", String(this.selectedKind === code));
-      item.setAttribute("aria-label", `${ruName(code)} (${ru(code)}), осталось ${left}`);
+      item.setAttribute("aria-label", t("{name} ({code}), осталось {left}", { name: ruName(code), code: ru(code), left }));
       item.disabled = this.ready;
     }
   }

@@ -1,26 +1,27 @@
 // Unit kinds of «Адмирал» (rules §2): codes, Russian names, counts, scale rows and icons.
 // Display data only: the client never decides legality (the server's view lists what is legal).
 
-import { t } from "./t.js";
+import { pt, t } from "./t.js";
 
 export const KINDS = [
-  { code: "A", ru: "А", name: "Авианосец", count: 1, strength: null },
-  { code: "L", ru: "Л", name: "Линкор", count: 2, strength: 15 },
-  { code: "KR", ru: "КР", name: "Крейсер", count: 6, strength: 7 },
-  { code: "R", ru: "Р", name: "Рейдер", count: 2, strength: 8 },
-  { code: "ES", ru: "ЭС", name: "Эсминец", count: 6, strength: 5 },
-  { code: "ST", ru: "СТ", name: "Сторожевик", count: 6, strength: 2 },
-  { code: "TK", ru: "ТК", name: "Торпедный катер", count: 6, strength: 3 },
-  { code: "KRPL", ru: "КРПЛ", name: "Крейсерская ПЛ", count: 1, strength: 6 },
-  { code: "TR", ru: "ТР", name: "Тральщик", count: 6, strength: 1 },
-  { code: "PL", ru: "ПЛ", name: "Подводная лодка", count: 6, strength: 4 },
-  { code: "S", ru: "С", name: "Самолёт", count: 1, strength: null },
-  { code: "T", ru: "Т", name: "Торпеда", count: 4, strength: null },
-  { code: "M", ru: "М", name: "Мина", count: 6, strength: null },
-  { code: "SM", ru: "СМ", name: "Стационарная мина", count: 1, strength: null },
-  { code: "BR", ru: "БР", name: "Брандер", count: 1, strength: null },
-  { code: "AB", ru: "АБ", name: "Атомная бомба", count: 1, strength: null },
-  { code: "VMB", ru: "ВМБ", name: "Военно-морская база", count: 2, strength: null },
+  // TRANSLATORS: context "unit": the short code on a unit's marker (1–4 letters, e.g. КР for a cruiser).
+  { code: "A", ru: pt("unit", "А"), name: t("Авианосец"), count: 1, strength: null },
+  { code: "L", ru: pt("unit", "Л"), name: t("Линкор"), count: 2, strength: 15 },
+  { code: "KR", ru: pt("unit", "КР"), name: t("Крейсер"), count: 6, strength: 7 },
+  { code: "R", ru: pt("unit", "Р"), name: t("Рейдер"), count: 2, strength: 8 },
+  { code: "ES", ru: pt("unit", "ЭС"), name: t("Эсминец"), count: 6, strength: 5 },
+  { code: "ST", ru: pt("unit", "СТ"), name: t("Сторожевик"), count: 6, strength: 2 },
+  { code: "TK", ru: pt("unit", "ТК"), name: t("Торпедный катер"), count: 6, strength: 3 },
+  { code: "KRPL", ru: pt("unit", "КРПЛ"), name: t("Крейсерская ПЛ"), count: 1, strength: 6 },
+  { code: "TR", ru: pt("unit", "ТР"), name: t("Тральщик"), count: 6, strength: 1 },
+  { code: "PL", ru: pt("unit", "ПЛ"), name: t("Подводная лодка"), count: 6, strength: 4 },
+  { code: "S", ru: pt("unit", "С"), name: t("Самолёт"), count: 1, strength: null },
+  { code: "T", ru: pt("unit", "Т"), name: t("Торпеда"), count: 4, strength: null },
+  { code: "M", ru: pt("unit", "М"), name: t("Мина"), count: 6, strength: null },
+  { code: "SM", ru: pt("unit", "СМ"), name: t("Стационарная мина"), count: 1, strength: null },
+  { code: "BR", ru: pt("unit", "БР"), name: t("Брандер"), count: 1, strength: null },
+  { code: "AB", ru: pt("unit", "АБ"), name: t("Атомная бомба"), count: 1, strength: null },
+  { code: "VMB", ru: pt("unit", "ВМБ"), name: t("Военно-морская база"), count: 2, strength: null },
 ];
 
 export const BY_CODE = Object.fromEntries(KINDS.map((k) => [k.code, k]));

@@ -60,7 +60,8 @@ def touch_drag(page, src, dst) -> None:
         cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     cdp.detach()
-    page.wait_for_timeout(400)  # let the browser's gesture detection settle before the next tap
+    page.wait_for_timeout(1000)  # let the browser's gesture detection settle before the next tap (at 400 ms a tap was
+    # sometimes swallowed: no click, in 1 of 6 runs before issue 7 and more often with the taller top bar)
 
 
 def play(page, notation: str) -> None:

@@ -82,12 +82,18 @@ class Level:
     ru: str
 
 
+def N_(msgid: str) -> str:
+    """Mark a level's Russian name for the translation catalogs (``admiral i18n update`` extracts it); the UI
+    translates it where it shows it. Local, not ``admiral.i18n``'s: ai imports only the engine."""
+    return msgid
+
+
 LEVELS: dict[int, Level] = {
-    1: Level(1, "novice", "Юнга"),
-    2: Level(2, "greedy", "Мичман"),
-    3: Level(3, "heuristic", "Капитан-лейтенант"),
-    4: Level(4, "search", "Прежний максимальный"),
-    5: Level(5, "admiral", "Адмиральский"),
+    1: Level(1, "novice", N_("Юнга")),
+    2: Level(2, "greedy", N_("Мичман")),
+    3: Level(3, "heuristic", N_("Капитан-лейтенант")),
+    4: Level(4, "search", N_("Прежний максимальный")),
+    5: Level(5, "admiral", N_("Адмиральский")),
 }
 
 # -- values ------------------------------------------------------------------------------------

@@ -12,12 +12,19 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 
-__all__ = ["RANKS", "Rank", "RankDef", "rank_for"]
+__all__ = ["RANKS", "N_", "Rank", "RankDef", "rank_for"]
+
+
+def N_(msgid: str) -> str:
+    """Mark a Russian name for the translation catalogs (``admiral i18n update`` extracts it); the UI translates
+    it where it shows it. Defined here, not imported from ``admiral.i18n``: progression imports only the engine."""
+    return msgid
 
 
 @dataclass(frozen=True, slots=True)
 class RankDef:
-    """One row of the ranks table: ``number`` 1…19, Russian ``name``, ``from_points`` needed."""
+    """One row of the ranks table: ``number`` 1…19, Russian ``name`` (a msgid: the UI translates it),
+    ``from_points`` needed."""
 
     number: int
     name: str
@@ -29,12 +36,12 @@ class RankDef:
 
 
 _TABLE = (
-    ("Матрос", 0), ("Старший матрос", 200), ("Старшина 2 статьи", 500), ("Старшина 1 статьи", 900),
-    ("Главный старшина", 1_400), ("Главный корабельный старшина", 2_000), ("Мичман", 2_800),
-    ("Старший мичман", 3_800), ("Младший лейтенант", 5_000), ("Лейтенант", 6_500),
-    ("Старший лейтенант", 8_500), ("Капитан-лейтенант", 11_000), ("Капитан 3 ранга", 14_000),
-    ("Капитан 2 ранга", 18_000), ("Капитан 1 ранга", 23_000), ("Контр-адмирал", 29_000),
-    ("Вице-адмирал", 36_000), ("Адмирал", 45_000), ("Адмирал флота", 56_000),
+    (N_("Матрос"), 0), (N_("Старший матрос"), 200), (N_("Старшина 2 статьи"), 500), (N_("Старшина 1 статьи"), 900),
+    (N_("Главный старшина"), 1_400), (N_("Главный корабельный старшина"), 2_000), (N_("Мичман"), 2_800),
+    (N_("Старший мичман"), 3_800), (N_("Младший лейтенант"), 5_000), (N_("Лейтенант"), 6_500),
+    (N_("Старший лейтенант"), 8_500), (N_("Капитан-лейтенант"), 11_000), (N_("Капитан 3 ранга"), 14_000),
+    (N_("Капитан 2 ранга"), 18_000), (N_("Капитан 1 ранга"), 23_000), (N_("Контр-адмирал"), 29_000),
+    (N_("Вице-адмирал"), 36_000), (N_("Адмирал"), 45_000), (N_("Адмирал флота"), 56_000),
 )  # fmt: skip
 #: The ranks of PROGRESSION.md §3 [decision], lowest first.
 RANKS: tuple[RankDef, ...] = tuple(RankDef(i, name, pts) for i, (name, pts) in enumerate(_TABLE, start=1))

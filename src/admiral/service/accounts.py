@@ -27,6 +27,7 @@ from confusable_homoglyphs import confusables
 from email_validator import EmailNotValidError, validate_email
 from passlib.context import CryptContext
 
+from admiral.i18n import _
 from admiral.store import AccountStore, Taken
 from admiral.store.models import CommanderRow
 
@@ -69,17 +70,17 @@ def normalize_nickname(raw: str) -> str:
     ...
     admiral.service.errors.ServiceError: Псевдоним смешивает похожие буквы разных алфавитов.
 
-    :raises ServiceError: ``bad_nickname`` with the reason in Russian.
+    :raises ServiceError: ``bad_nickname`` with the reason (in the current language).
     """
     text = unicodedata.normalize("NFKC", raw or "")
     text = "".join(c for c in text if unicodedata.category(c) not in ("Cf", "Cc", "Co", "Cs", "Cn"))
     text = " ".join(text.split())
     if not 3 <= len(text) <= 24:
-        raise ServiceError("bad_nickname", "Псевдоним: от 3 до 24 символов.")
+        raise ServiceError("bad_nickname", _("Псевдоним: от 3 до 24 символов."))
     if not _NICK_CHARS.match(text) or any(c.isdigit() and not c.isascii() for c in text):
-        raise ServiceError("bad_nickname", "Псевдоним: только буквы, цифры, «_», «-» и пробелы между словами.")
+        raise ServiceError("bad_nickname", _("Псевдоним: только буквы, цифры, «_», «-» и пробелы между словами."))
     if confusables.is_dangerous(text):
-        raise ServiceError("bad_nickname", "Псевдоним смешивает похожие буквы разных алфавитов.")
+        raise ServiceError("bad_nickname", _("Псевдоним смешивает похожие буквы разных алфавитов."))
     return text
 
 
@@ -93,7 +94,7 @@ def normalize_email(raw: str) -> str:
     try:
         return validate_email((raw or "").strip(), check_deliverability=False).normalized.lower()
     except EmailNotValidError:
-        raise ServiceError("bad_email", "Неверный адрес электронной почты.") from None
+        raise ServiceError("bad_email", _("Неверный адрес электронной почты.")) from None
 
 
 def account_key(login: str) -> str:
@@ -108,16 +109,16 @@ def account_key(login: str) -> str:
 
 
 def check_password(password: str, *, nickname: str = "", email: str = "") -> None:
-    """Refuse a weak password. :raises ServiceError: ``bad_password`` with the reason in Russian."""
+    """Refuse a weak password. :raises ServiceError: ``bad_password`` with the reason (in the current language)."""
     if not isinstance(password, str) or len(password) < PASSWORD_MIN:
-        raise ServiceError("bad_password", f"Пароль: не короче {PASSWORD_MIN} символов.")
+        raise ServiceError("bad_password", _("Пароль: не короче %(n)s символов.", n=PASSWORD_MIN))
     if len(password) > PASSWORD_MAX:
-        raise ServiceError("bad_password", f"Пароль: не длиннее {PASSWORD_MAX} символов.")
+        raise ServiceError("bad_password", _("Пароль: не длиннее %(n)s символов.", n=PASSWORD_MAX))
     low = password.casefold()
     if low in _common_passwords():
-        raise ServiceError("bad_password", "Этот пароль слишком распространён: придумайте другой.")
+        raise ServiceError("bad_password", _("Этот пароль слишком распространён: придумайте другой."))
     if low in {nickname.casefold(), email.casefold(), email.split("@")[0].casefold()} - {""}:
-        raise ServiceError("bad_password", "Пароль не должен совпадать с псевдонимом или адресом почты.")
+        raise ServiceError("bad_password", _("Пароль не должен совпадать с псевдонимом или адресом почты."))
 
 
 @dataclass(frozen=True)
@@ -195,7 +196,7 @@ class AccountService:
         check_password(password, nickname=nick, email=email)
         current = self.store.by_key(key)
         if current is not None and current.email is not None:
-            raise ServiceError("already_registered", "Вы уже зарегистрированы.")
+            raise ServiceError("already_registered", _("Вы уже зарегистрированы."))
         new_key = secrets.token_hex(32)
         try:
             row = self.store.register(
@@ -205,9 +206,9 @@ class AccountService:
         except Taken as e:
             if e.field == "email":
                 raise ServiceError(
-                    "email_taken", "Этот адрес уже зарегистрирован. Войдите или восстановите пароль."
+                    "email_taken", _("Этот адрес уже зарегистрирован. Войдите или восстановите пароль.")
                 ) from None
-            raise ServiceError("nickname_taken", "Этот псевдоним уже занят.") from None
+            raise ServiceError("nickname_taken", _("Этот псевдоним уже занят.")) from None
         if self.on_rekey is not None:
             self.on_rekey(key, new_key)
         return Commander.of(row), self._new_session(row.id)
@@ -233,9 +234,9 @@ class AccountService:
         password = password if isinstance(password, str) and len(password) <= PASSWORD_MAX else ""
         if row is None or row.password_hash is None or not password:
             self.crypt.verify(password or "x", self._dummy_hash)  # the same time as a real check
-            raise ServiceError("bad_login", "Неверный логин или пароль.")
+            raise ServiceError("bad_login", _("Неверный логин или пароль."))
         if not self.crypt.verify(password, row.password_hash):
-            raise ServiceError("bad_login", "Неверный логин или пароль.")
+            raise ServiceError("bad_login", _("Неверный логин или пароль."))
         return Commander.of(row), self._new_session(row.id)
 
     def logout(self, session_token: str | None) -> None:
@@ -263,12 +264,14 @@ class AccountService:
         token = secrets.token_urlsafe(32)
         self.store.add_reset(hash_token(token), row.id, _now() + RESET_TTL)
         link = f"{self.public_url}/reset/{token}"
-        body = (
-            f"Здравствуйте, {row.nickname}!\n\nКто-то (надеемся, вы) попросил восстановить доступ к «Адмиралу».\n"
-            f"Чтобы задать новый пароль, откройте ссылку в течение часа:\n\n{link}\n\n"
-            "Ссылка сработает один раз. Если это были не вы, просто удалите письмо.\n"
-        )
-        self.mailer.send_later(row.email, "«Адмирал»: восстановление пароля", body)
+        body = _(
+            "Здравствуйте, %(nickname)s!\n\nКто-то (надеемся, вы) попросил восстановить доступ к «Адмиралу».\n"
+            "Чтобы задать новый пароль, откройте ссылку в течение часа:\n\n%(link)s\n\n"
+            "Ссылка сработает один раз. Если это были не вы, просто удалите письмо.\n",
+            nickname=row.nickname,
+            link=link,
+        )  # in the language of the request that asked for it
+        self.mailer.send_later(row.email, _("«Адмирал»: восстановление пароля"), body)
 
     def reset_valid(self, token: str) -> bool:
         """Whether a recovery link is live (unused, unexpired, not replaced)."""
@@ -280,14 +283,14 @@ class AccountService:
         :raises ServiceError: ``bad_link`` (unknown, used, expired or replaced), ``bad_password``.
         """
         if not token or len(token) > 64:
-            raise ServiceError("bad_link", "Ссылка недействительна или устарела. Запросите новую.")
+            raise ServiceError("bad_link", _("Ссылка недействительна или устарела. Запросите новую."))
         row = self.store.live_reset(hash_token(token), _now())
         if row is None:
-            raise ServiceError("bad_link", "Ссылка недействительна или устарела. Запросите новую.")
+            raise ServiceError("bad_link", _("Ссылка недействительна или устарела. Запросите новую."))
         commander = self.store.by_id(row.commander_id)
         check_password(password, nickname=commander.nickname or "", email=commander.email or "")
         if not self.store.use_reset(hash_token(token), _now(), self.crypt.hash(password)):
-            raise ServiceError("bad_link", "Ссылка недействительна или устарела. Запросите новую.")
+            raise ServiceError("bad_link", _("Ссылка недействительна или устарела. Запросите новую."))
 
     def change_password(self, commander: Commander, old: str, new: str) -> str:
         """Change the password (the old one required); every other session ends. :returns: a new session token.
@@ -297,7 +300,7 @@ class AccountService:
         row = self.store.by_id(commander.id) if commander.id is not None else None
         old = old if isinstance(old, str) and len(old) <= PASSWORD_MAX else ""
         if row is None or row.password_hash is None or not old or not self.crypt.verify(old, row.password_hash):
-            raise ServiceError("bad_login", "Неверный текущий пароль.")
+            raise ServiceError("bad_login", _("Неверный текущий пароль."))
         check_password(new, nickname=row.nickname or "", email=row.email or "")
         self.store.set_password(row.id, self.crypt.hash(new))
         return self._new_session(row.id)
@@ -308,7 +311,7 @@ class AccountService:
         """Store a message for the site's author. :raises ServiceError: ``bad_feedback`` (empty or > 4000)."""
         message = (message or "").strip()
         if not 1 <= len(message) <= 4000:
-            raise ServiceError("bad_feedback", "Сообщение: от 1 до 4000 символов.")
+            raise ServiceError("bad_feedback", _("Сообщение: от 1 до 4000 символов."))
         contact = (contact or "").strip()[:254] or None
         cid = commander.id if commander is not None and commander.registered else None
         return self.store.add_feedback(cid, contact, message)

@@ -40,6 +40,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from admiral.bus import EventBus
+from admiral.i18n import _
 from admiral.store import GameRow, GameSeatRow, Store
 from admiral.store.repo import ACTIVE, DuplicatePly, LoadedGame
 
@@ -249,7 +250,7 @@ class GameService:
         self._stopping = True
         if self._sweeper is not None:
             self._sweeper.cancel()
-            done, _ = await asyncio.wait({self._sweeper}, timeout=5)
+            done, _pending = await asyncio.wait({self._sweeper}, timeout=5)
             if not done:
                 log.warning("the sweeper did not stop within 5 s; shutting down without it")
         for g in self.games.values():
@@ -279,7 +280,7 @@ class GameService:
             self.store.checkpoint(rows)
         except Exception:  # the timers still run; the next checkpoint writes the clocks
             log.exception("resume checkpoint failed")
-        for g, _ in loaded:
+        for g, _row in loaded:
             self._schedule(g)
         log.info("resumed %d timed games", len(loaded))
 
@@ -358,7 +359,7 @@ class GameService:
             elif g is not None:
                 self._drive_bots(g)
         if g is None:
-            raise ServiceError("not_found", "Партия не найдена.")
+            raise ServiceError("not_found", _("Партия не найдена."))
         return g
 
     def _load(self, game_id: str) -> tuple[LiveGame, GameRow] | None:
@@ -473,7 +474,7 @@ class GameService:
                 f"У вас уже идут {self.options.max_bot_games} партии против ИИ: доиграйте или сдайте одну из них.",
             )
         side = settings.side if settings.side in SIDES else secrets.choice(SIDES)
-        for _ in range(5):
+        for _attempt in range(5):
             game_id = new_game_id()
             if self.store.load_game(game_id) is None:
                 break
@@ -727,7 +728,7 @@ class GameService:
         if kind == "ping":
             return [{"type": "pong"}]
         if side is None:
-            raise ServiceError("not_a_player", "Вы зритель: действовать могут только игроки.")
+            raise ServiceError("not_a_player", _("Вы зритель: действовать могут только игроки."))
         if isinstance(msg, SetupUpdateMsg | SetupAutoMsg | SetupReadyMsg):
             return await self._setup(g, side, msg)
         if isinstance(msg, ActionMsg):
@@ -761,7 +762,7 @@ class GameService:
                 raise self._not_in_setup(g)
             seat = g.seats[side]
             if seat.ready:
-                raise ServiceError("already_ready", "Расстановка уже зафиксирована: вы готовы.")
+                raise ServiceError("already_ready", _("Расстановка уже зафиксирована: вы готовы."))
             if isinstance(msg, SetupUpdateMsg):
                 seat.draft = dict(msg.setup)
             elif isinstance(msg, SetupAutoMsg):
@@ -770,7 +771,8 @@ class GameService:
                 problems = self.rules.setup_problems(side, dict(msg.setup), complete=True)
                 if problems:
                     raise ServiceError(
-                        "invalid_setup", "Расстановка неверна: " + " ".join(p["message"] for p in problems[:3]),
+                        "invalid_setup",
+                        _("Расстановка неверна: %(problems)s", problems=" ".join(p["message"] for p in problems[:3])),
                         {"problems": problems},
                     )  # fmt: skip
                 seat.draft, seat.ready = self.rules.canonical_setup(dict(msg.setup)), True
@@ -788,8 +790,8 @@ class GameService:
 
     def _not_in_setup(self, g: LiveGame) -> ServiceError:
         if g.status in ("over", "aborted"):
-            return ServiceError("game_over", "Партия окончена.")
-        return ServiceError("not_in_setup", "Расстановка уже закончена.")
+            return ServiceError("game_over", _("Партия окончена."))
+        return ServiceError("not_in_setup", _("Расстановка уже закончена."))
 
     def _start_play(self, g: LiveGame) -> None:
         """Both fleets are ready: build the game, start South's clock. Caller holds the lock."""
@@ -859,10 +861,10 @@ class GameService:
             self._check_playing(g)
             if ply != self.rules.ply(g.game):
                 raise ServiceError(
-                    "stale_ply", "Позиция уже изменилась: ход не принят.", {"ply": self.rules.ply(g.game)}
+                    "stale_ply", _("Позиция уже изменилась: ход не принят."), {"ply": self.rules.ply(g.game)}
                 )
             if self.rules.to_act(g.game) != side:
-                raise ServiceError("not_your_turn", "Сейчас не ваш ход.")
+                raise ServiceError("not_your_turn", _("Сейчас не ваш ход."))
             if g.clock is not None and g.clock.left(side, time.monotonic()) <= 0:
                 self._commit(g, [self.rules.end_action("flag", side)])
                 flagged = True
@@ -871,13 +873,13 @@ class GameService:
         await self._publish(g)
         metrics.ACTION_LATENCY.observe(time.perf_counter() - received)
         if flagged:
-            raise ServiceError("game_over", "Ваше время истекло.")
+            raise ServiceError("game_over", _("Ваше время истекло."))
 
     def _check_playing(self, g: LiveGame) -> None:
         if g.status in ("over", "aborted"):
-            raise ServiceError("game_over", "Партия окончена.")
+            raise ServiceError("game_over", _("Партия окончена."))
         if g.status != "play":
-            raise ServiceError("not_started", "Партия ещё не началась.")
+            raise ServiceError("not_started", _("Партия ещё не началась."))
 
     def _commit(self, g: LiveGame, actions: list[str]) -> None:
         """Apply ``actions`` (then any automatic declarations), append their rows and save the game, in one
@@ -917,12 +919,12 @@ class GameService:
         except DuplicatePly:
             g.log.warning("duplicate ply on write; reloading from the database")
             self._reload(g)
-            raise ServiceError("stale_ply", "Позиция уже изменилась: ход не принят.") from None
+            raise ServiceError("stale_ply", _("Позиция уже изменилась: ход не принят.")) from None
         except Exception:
             # The engine state ran ahead of the database: never let anyone see a move that is not stored.
             g.log.exception("action write failed; reloading from the database")
             self._reload(g)
-            raise ServiceError("unavailable", "Ход не удалось сохранить. Попробуйте ещё раз.") from None
+            raise ServiceError("unavailable", _("Ход не удалось сохранить. Попробуйте ещё раз.")) from None
         for ply, notation, actor in rows:
             g.log.info("ply=%s side=%s action=%s", ply, actor, notation)
         metrics.ACTIONS.inc(len(rows))
@@ -977,7 +979,7 @@ class GameService:
             if how == "claim":
                 if not self.can_claim(g, side):
                     raise ServiceError(
-                        "cannot_claim", "Победу можно потребовать, когда соперник отключён не меньше минуты."
+                        "cannot_claim", _("Победу можно потребовать, когда соперник отключён не меньше минуты.")
                     )
                 self._commit(g, [self.rules.end_action("abandon", _other(side))])
             else:
@@ -990,11 +992,13 @@ class GameService:
             self._check_playing(g)
             if (level := g.seats[_other(side)].bot_level) is not None:
                 name = self.rules.bot_levels().get(level, "")
-                raise ServiceError("draw_declined", f"ИИ «{name}» отклоняет ничью: партия продолжается.")
+                raise ServiceError(
+                    "draw_declined", _("ИИ «%(name)s» отклоняет ничью: партия продолжается.", name=_(name))
+                )
             if g.draw_offer == _other(side):
                 self._commit(g, [self.rules.end_action("draw", None)])
             elif g.draw_offer == side:
-                raise ServiceError("draw_already_offered", "Вы уже предложили ничью.")
+                raise ServiceError("draw_already_offered", _("Вы уже предложили ничью."))
             else:
                 g.draw_offer = side
                 self.store.update_game(g.id, draw_offer=side)
@@ -1006,7 +1010,7 @@ class GameService:
         async with self._locked(g):
             self._check_playing(g)
             if g.draw_offer != _other(side):
-                raise ServiceError("no_draw_offer", "Соперник не предлагал ничью.")
+                raise ServiceError("no_draw_offer", _("Соперник не предлагал ничью."))
             self._commit(g, [self.rules.end_action("draw", None)])
         await self._publish(g)
 
@@ -1015,7 +1019,7 @@ class GameService:
         async with self._locked(g):
             self._check_playing(g)
             if g.draw_offer != _other(side):
-                raise ServiceError("no_draw_offer", "Соперник не предлагал ничью.")
+                raise ServiceError("no_draw_offer", _("Соперник не предлагал ничью."))
             g.draw_offer = None
             self.store.update_game(g.id, draw_offer=None)
             g.log.info("draw declined side=%s", side)
@@ -1025,9 +1029,11 @@ class GameService:
         """Abort the game: before play, or while neither side has made two turns. Status ``aborted``, no result."""
         async with self._locked(g):
             if g.status in ("over", "aborted"):
-                raise ServiceError("game_over", "Партия окончена.")
+                raise ServiceError("game_over", _("Партия окончена."))
             if not self.can_abort(g):
-                raise ServiceError("cannot_abort", "Отменить партию можно, пока ни одна сторона не сделала двух ходов.")
+                raise ServiceError(
+                    "cannot_abort", _("Отменить партию можно, пока ни одна сторона не сделала двух ходов.")
+                )
             g.status, g.draw_offer = "aborted", None
             values: dict[str, Any] = {"status": "aborted", "finished_at": _now(), "draw_offer": None}
             if g.clock is not None:
@@ -1047,12 +1053,12 @@ class GameService:
         """
         async with self._locked(g):
             if g.status not in ("over", "aborted"):
-                raise ServiceError("not_over", "Реванш — после окончания партии.")
+                raise ServiceError("not_over", _("Реванш — после окончания партии."))
             if any(g.seats[s].browser_hash is None for s in SIDES):
-                raise ServiceError("cannot_rematch", "Реванш невозможен: соперник так и не присоединился к партии.")
+                raise ServiceError("cannot_rematch", _("Реванш невозможен: соперник так и не присоединился к партии."))
             if g.rematch_id is None:
                 new_id = new_game_id()
-                _, invite_hash, _ = self._new_invite(new_id)
+                _code, invite_hash, _sealed = self._new_invite(new_id)
                 row = GameRow(
                     id=new_id, invite_hash=invite_hash, invite_sealed=None, creator_hash=g.creator_hash,
                     status="setup", settings=g.settings.to_dict(), seed=secrets.randbits(62), ply=0, rematch_of=g.id,
@@ -1310,13 +1316,13 @@ class GameService:
     def record_json(self, g: LiveGame) -> str:
         """The game record (JSON text) after the end. :raises ServiceError: ``not_over``."""
         if g.status != "over" or g.game is None:
-            raise ServiceError("not_over", "Запись партии доступна после её окончания.")
+            raise ServiceError("not_over", _("Запись партии доступна после её окончания."))
         return self.rules.record_json(g.game)
 
     def replay(self, g: LiveGame) -> dict[str, Any]:
         """Setups and per-ply deltas after the end. :raises ServiceError: ``not_over``."""
         if g.status != "over" or g.game is None:
-            raise ServiceError("not_over", "Запись партии доступна после её окончания.")
+            raise ServiceError("not_over", _("Запись партии доступна после её окончания."))
         return self.rules.replay(g.game)
 
     # -- saved setups ------------------------------------------------------------------------------------
@@ -1338,16 +1344,16 @@ class GameService:
         """
         name = name.strip()
         if not 1 <= len(name) <= 40:
-            raise ServiceError("bad_name", "Название: от 1 до 40 символов.")
+            raise ServiceError("bad_name", _("Название: от 1 до 40 символов."))
         problems = self.rules.setup_problems("south", setup, complete=False)
         if problems:
-            raise ServiceError("invalid_setup", "Расстановка неверна.", {"problems": problems})
+            raise ServiceError("invalid_setup", _("Расстановка неверна."), {"problems": problems})
         if self.store.count_setups(browser_hash) >= self.MAX_SAVED_SETUPS:
-            raise ServiceError("too_many_setups", "Можно сохранить не больше 50 расстановок.")
+            raise ServiceError("too_many_setups", _("Можно сохранить не больше 50 расстановок."))
         r = self.store.add_setup(browser_hash, name, setup)
         return {"id": r.id, "name": r.name, "setup": r.setup, "created_at": r.created_at.isoformat()}
 
     def delete_setup(self, browser_hash: str, setup_id: int) -> None:
         """Delete one of the browser's saved setups. :raises ServiceError: ``not_found``."""
         if not self.store.delete_setup(browser_hash, setup_id):
-            raise ServiceError("not_found", "Расстановка не найдена.")
+            raise ServiceError("not_found", _("Расстановка не найдена."))

@@ -18,6 +18,8 @@ import secrets
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from admiral.i18n import _
+
 from .errors import ServiceError
 
 __all__ = [
@@ -83,25 +85,25 @@ class GameSettings:
         :raises ServiceError: ``bad_settings`` naming the field out of range.
         """
         if side not in SIDES:
-            raise ServiceError("bad_settings", "Сторона: «random», «south» или «north».")
+            raise ServiceError("bad_settings", _("Сторона: «random», «south» или «north»."))
         if ai_level != 0 and ai_level not in AI_LEVELS:
-            raise ServiceError("bad_settings", "Уровень ИИ: от 1 до 5.")
+            raise ServiceError("bad_settings", _("Уровень ИИ: от 1 до 5."))
         if setup_minutes not in SETUP_MINUTES:
-            raise ServiceError("bad_settings", "Время на расстановку: 0, 3, 5 или 10 минут.")
+            raise ServiceError("bad_settings", _("Время на расстановку: 0, 3, 5 или 10 минут."))
         if time_control == "none":
             base, inc = 0, 0
         elif time_control in TIME_CONTROLS:
             base, inc = TIME_CONTROLS[time_control]
         elif time_control == "custom":
             if base_minutes is None or not 1 <= base_minutes <= 180:
-                raise ServiceError("bad_settings", "Основное время: от 1 до 180 минут.")
+                raise ServiceError("bad_settings", _("Основное время: от 1 до 180 минут."))
             if increment_seconds is None:
                 increment_seconds = 0
             if not 0 <= increment_seconds <= 60:
-                raise ServiceError("bad_settings", "Добавка: от 0 до 60 секунд.")
+                raise ServiceError("bad_settings", _("Добавка: от 0 до 60 секунд."))
             base, inc = base_minutes, increment_seconds
         else:
-            raise ServiceError("bad_settings", "Неизвестный контроль времени.")
+            raise ServiceError("bad_settings", _("Неизвестный контроль времени."))
         return cls(base * 60_000, inc * 1000, setup_minutes * 60_000, side, time_control, ai_level)
 
     @classmethod

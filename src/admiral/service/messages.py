@@ -15,6 +15,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from admiral.i18n import _
+
 from .errors import ServiceError
 
 __all__ = ["ClientMessage", "parse_client_message"]
@@ -87,14 +89,14 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     try:
         data = json.loads(text)
     except (ValueError, TypeError, RecursionError):
-        raise ServiceError("bad_json", "Сообщение не является корректным JSON.") from None
+        raise ServiceError("bad_json", _("Сообщение не является корректным JSON.")) from None
     if not isinstance(data, dict):
-        raise ServiceError("bad_message", "Сообщение должно быть объектом JSON с полем «type».")
+        raise ServiceError("bad_message", _("Сообщение должно быть объектом JSON с полем «type»."))
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _TYPES:
-        raise ServiceError("unknown_type", "Неизвестный тип сообщения.", {"type": str(data.get("type"))[:40]})
+        raise ServiceError("unknown_type", _("Неизвестный тип сообщения."), {"type": str(data.get("type"))[:40]})
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as e:
         fields = [".".join(str(p) for p in err["loc"][1:]) or "type" for err in e.errors()[:5]]
-        raise ServiceError("bad_message", "Сообщение неверной формы.", {"fields": fields}) from None
+        raise ServiceError("bad_message", _("Сообщение неверной формы."), {"fields": fields}) from None

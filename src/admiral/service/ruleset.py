@@ -35,6 +35,7 @@ from admiral.engine import (
     validate_setup,
 )
 from admiral.engine.setup import SetupProblem
+from admiral.i18n import N_, _
 from admiral.progression import game_stats
 
 __all__ = ["AdmiralRuleset", "Applied", "RuleError", "Ruleset"]
@@ -151,23 +152,23 @@ def _actor(action: Action, to_act: Side | None) -> str | None:
 
 
 _PROBLEM_RU = {
-    "bad_cell": "Нет клетки «{cell}».",
-    "outside_zone": "{cell} — вне вашей зоны (правила §3.1).",
-    "occupied_twice": "На {cell} поставлено два объекта (правила §3.1).",
-    "unknown_kind": "{cell}: неизвестный тип объекта.",
-    "too_many": "Слишком много: {kind} (правила §2).",
-    "too_few": "Не хватает: {kind} (правила §2).",
-    "base_in_front_row": "ВМБ на {cell} стоит в первой линии (правила §3.2).",
+    "bad_cell": N_("Нет клетки «{cell}»."),
+    "outside_zone": N_("{cell} — вне вашей зоны (правила §3.1)."),
+    "occupied_twice": N_("На {cell} поставлено два объекта (правила §3.1)."),
+    "unknown_kind": N_("{cell}: неизвестный тип объекта."),
+    "too_many": N_("Слишком много: {kind} (правила §2)."),
+    "too_few": N_("Не хватает: {kind} (правила §2)."),
+    "base_in_front_row": N_("ВМБ на {cell} стоит в первой линии (правила §3.2)."),
 }
 
 
 def _problem(p: SetupProblem) -> dict[str, Any]:
     kind = p.kind
     try:
-        ru = Kind.parse(kind).ru_name if kind else ""
+        ru = _(Kind.parse(kind).ru_name) if kind else ""
     except IllegalAction:
         ru = kind or ""
-    template = _PROBLEM_RU.get(p.code, "Ошибка расстановки.")
+    template = _(_PROBLEM_RU.get(p.code, N_("Ошибка расстановки.")))
     return {"code": p.code, "message": template.format(cell=p.cell or "", kind=ru), "cell": p.cell, "kind": kind}
 
 

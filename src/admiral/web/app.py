@@ -13,7 +13,9 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from admiral import i18n
 from admiral.bus import EventBus, InProcessBus
+from admiral.i18n import N_, _
 from admiral.service import AdmiralRuleset, GameService, ServiceOptions, new_browser_token
 from admiral.service.accounts import AccountService
 from admiral.service.mail import MailConfig, Mailer
@@ -34,6 +36,7 @@ from .deps import (
     valid_token,
 )
 from .routes import accounts, api, ops, pages, tutorial, ws
+from .routes import i18n as i18n_routes
 
 __all__ = ["create_app"]
 
@@ -65,6 +68,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        for lang in i18n.LANGUAGES:  # compile the catalogs now: a broken .po stops the start, not a request
+            i18n.translations(lang), i18n_routes.client_script(lang)
         if settings.migrate_on_start:
             upgrade_database(settings.database_url)
         engine = app.state.engine = make_engine(settings.database_url)
@@ -128,18 +133,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )  # fmt: skip
 
     def page_context(request: Request) -> dict:
-        """What every page's template gets: the anti-CSRF token of forms and the logged-in commander."""
+        """What every page's template gets: the anti-CSRF token of forms, the logged-in commander, and for the
+        language switch the current language, the choices and the page to come back to."""
         token = getattr(request.state, "browser_token", None)
+        lang = i18n.current()
         return {
             "csrf_token": csrf_token(settings.secret_key, token) if token else "",
             "me": getattr(request.state, "commander", None),
+            "lang": lang,
+            "languages": i18n_routes.SWITCH,
+            "here": i18n_routes.current_page(request),
+            "catalog_version": i18n_routes.client_script(lang)[1],
         }
 
     app.state.templates = Jinja2Templates(directory=str(settings.templates_dir), context_processors=[page_context])
     # Every UI string in a template goes through gettext: `{{ _("…") }}` or `{% trans %}…{% endtrans %}`
-    # (issue 7). Until catalogs are compiled, the Russian source text is the translation.
+    # (issue 7), in the language of the request (admiral.i18n: Russian unless the browser chose another).
     app.state.templates.env.add_extension("jinja2.ext.i18n")
-    app.state.templates.env.install_null_translations(newstyle=True)
+    app.state.templates.env.install_gettext_callables(
+        gettext=lambda s: i18n.translations(i18n.current()).gettext(s),
+        ngettext=lambda s, p, n: i18n.translations(i18n.current()).ngettext(s, p, n),
+        pgettext=lambda c, s: i18n.translations(i18n.current()).pgettext(c, s),
+        npgettext=lambda c, s, p, n: i18n.translations(i18n.current()).npgettext(c, s, p, n),
+        newstyle=True,
+    )
 
     @app.middleware("http")
     async def browser_cookie(request: Request, call_next):
@@ -149,15 +166,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         A cross-site form POST arrives without our SameSite=Lax cookie; answering it with a fresh cookie
         would overwrite the player's identity (their seats and setups). So a request that changes state
         must come from our own pages (``Origin``/``Sec-Fetch-Site``) and carry the cookie; only a safe
-        request (GET, HEAD) ever issues one.
+        request (GET, HEAD) ever issues one. Everything the request answers is in the browser's language
+        (cookie ``admiral_lang``, Russian by default).
         """
+        with i18n.use(request.cookies.get(i18n.COOKIE)):
+            return await _serve(request, call_next)
+
+    async def _serve(request: Request, call_next) -> Response:
         token = request.cookies.get(COOKIE)
         issued = None
         if request.method not in SAFE_METHODS:
             if cross_site(request, settings.allowed_origins):
-                return refuse(request, "cross_site", "Запрос с чужого сайта отклонён.")
+                return refuse(request, "cross_site", _("Запрос с чужого сайта отклонён."))
             if not valid_token(token):
-                return refuse(request, "no_cookie", "Браузер не прислал cookie. Откройте страницу заново.")
+                return refuse(request, "no_cookie", _("Браузер не прислал cookie. Откройте страницу заново."))
         elif not valid_token(token):
             token = issued = new_browser_token()
         request.state.browser_token = token
@@ -185,13 +207,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError):
         fields = [".".join(str(p) for p in e["loc"]) for e in exc.errors()[:5]]
-        return api_error(422, "bad_request", "Неверный запрос.", {"fields": fields})
+        return api_error(422, "bad_request", _("Неверный запрос."), {"fields": fields})
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException):
+        message = _(_HTTP_RU.get(exc.status_code, N_("Ошибка запроса.")))
         if request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", ""):
-            return api_error(exc.status_code, "http_error", _HTTP_RU.get(exc.status_code, "Ошибка запроса."))
-        return pages.error_page(request, exc.status_code, _HTTP_RU.get(exc.status_code, "Ошибка запроса."))
+            return api_error(exc.status_code, "http_error", message)
+        return pages.error_page(request, exc.status_code, message)
 
     app.include_router(ops.router)
     app.include_router(pages.router)
@@ -199,12 +222,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(tutorial.router)
     app.include_router(ws.router)
+    app.include_router(i18n_routes.router)
     app.mount("/static", StaticFiles(directory=str(settings.static_dir), check_dir=False), name="static")
     return app
 
 
 _HTTP_RU = {
-    404: "Страница не найдена.",
-    405: "Метод не поддерживается.",
-    400: "Неверный запрос.",
+    404: N_("Страница не найдена."),
+    405: N_("Метод не поддерживается."),
+    400: N_("Неверный запрос."),
 }

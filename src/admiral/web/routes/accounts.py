@@ -14,6 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from admiral.i18n import N_, _
 from admiral.progression import Career, rank_for
 from admiral.service import ServiceError
 from admiral.service.accounts import account_key
@@ -27,8 +28,8 @@ router = APIRouter(tags=["commanders"])
 
 SESSION_MAX_AGE = 30 * 24 * 3600
 PAGE_SIZE = 25
-_CSRF_MESSAGE = "Форма устарела или пришла с чужого сайта. Обновите страницу и попробуйте снова."
-_SLOW_DOWN = "Слишком много попыток. Подождите минуту и попробуйте снова."
+_CSRF_MESSAGE = N_("Форма устарела или пришла с чужого сайта. Обновите страницу и попробуйте снова.")
+_SLOW_DOWN = N_("Слишком много попыток. Подождите минуту и попробуйте снова.")
 
 
 def _login_response(request: Request, url: str, session: str) -> Response:
@@ -65,16 +66,16 @@ async def register(request: Request, accounts: AccountsDep, key: BrowserHash, me
     """Register this browser's guest (keeping what it earned) and log in: ``303`` to the profile."""
     form = await checked_form(request)
     if form is None:
-        return error_page(request, 403, _CSRF_MESSAGE)
+        return error_page(request, 403, _(_CSRF_MESSAGE))
     shown = {"email": form.get("email", "")[:254], "nickname": form.get("nickname", "")[:64]}
     if me is not None:
         return RedirectResponse("/profile", status_code=303)
     if _limited(request, "register"):
-        return render(request, "register.html", {"form": shown, "error": _SLOW_DOWN}, 429)
+        return render(request, "register.html", {"form": shown, "error": _(_SLOW_DOWN)}, 429)
     if form.get("password", "") != form.get("password2", ""):
-        return render(request, "register.html", {"form": shown, "error": "Пароли не совпадают."}, 400)
+        return render(request, "register.html", {"form": shown, "error": _("Пароли не совпадают.")}, 400)
     try:
-        _, session = await run_in_threadpool(
+        _commander, session = await run_in_threadpool(
             accounts.register, key, form.get("email", ""), form.get("nickname", ""), form.get("password", "")
         )
     except ServiceError as e:
@@ -96,12 +97,12 @@ async def login(request: Request, accounts: AccountsDep) -> Response:
     """Log in by e-mail or nickname: a new session (``303`` to the profile), or the form again with an error."""
     form = await checked_form(request)
     if form is None:
-        return error_page(request, 403, _CSRF_MESSAGE)
+        return error_page(request, 403, _(_CSRF_MESSAGE))
     name = form.get("login", "")[:254]
     if _limited(request, "login", name):
-        return render(request, "login.html", {"login": name, "error": _SLOW_DOWN}, 429)
+        return render(request, "login.html", {"login": name, "error": _(_SLOW_DOWN)}, 429)
     try:
-        _, session = await run_in_threadpool(accounts.login, name, form.get("password", ""))
+        _commander, session = await run_in_threadpool(accounts.login, name, form.get("password", ""))
     except ServiceError as e:
         return render(request, "login.html", {"login": name, "error": e.message}, 400)
     # a browser holds one session: logging in as someone else ends the previous one on the server too
@@ -114,7 +115,7 @@ async def logout(request: Request, accounts: AccountsDep) -> Response:
     """End the session on the server and drop its cookie: ``303`` home."""
     form = await checked_form(request)
     if form is None:
-        return error_page(request, 403, _CSRF_MESSAGE)
+        return error_page(request, 403, _(_CSRF_MESSAGE))
     await run_in_threadpool(accounts.logout, request.cookies.get(SESSION_COOKIE))
     response = RedirectResponse("/", status_code=303)
     response.delete_cookie(SESSION_COOKIE, path="/")
@@ -135,10 +136,10 @@ async def recover(request: Request, accounts: AccountsDep) -> Response:
     """Send a recovery link if the address is registered; the answer is the same either way."""
     form = await checked_form(request)
     if form is None:
-        return error_page(request, 403, _CSRF_MESSAGE)
+        return error_page(request, 403, _(_CSRF_MESSAGE))
     email = form.get("email", "")[:254]
     if _limited(request, "recover", email):
-        return render(request, "recover.html", {"sent": False, "error": _SLOW_DOWN}, 429)
+        return render(request, "recover.html", {"sent": False, "error": _(_SLOW_DOWN)}, 429)
     await run_in_threadpool(accounts.request_reset, email)
     return render(request, "recover.html", {"sent": True, "error": None})
 
@@ -155,12 +156,12 @@ async def reset(request: Request, token: str, accounts: AccountsDep) -> Response
     """Set the new password (the link is spent; every session of the commander ends)."""
     form = await checked_form(request)
     if form is None:
-        return error_page(request, 403, _CSRF_MESSAGE)
+        return error_page(request, 403, _(_CSRF_MESSAGE))
     ctx = {"token": token, "valid": True, "done": False, "error": None}
     if _limited(request, "recover"):
-        return render(request, "reset.html", {**ctx, "error": _SLOW_DOWN}, 429)
+        return render(request, "reset.html", {**ctx, "error": _(_SLOW_DOWN)}, 429)
     if form.get("password", "") != form.get("password2", ""):
-        return render(request, "reset.html", {**ctx, "error": "Пароли не совпадают."}, 400)
+        return render(request, "reset.html", {**ctx, "error": _("Пароли не совпадают.")}, 400)
     try:
         await run_in_threadpool(accounts.reset, token, form.get("password", ""))
     except ServiceError as e:
@@ -175,13 +176,13 @@ async def change_password(request: Request, accounts: AccountsDep, me: Commander
     """Change the password (the current one required): other sessions end, this browser gets a new one."""
     form = await checked_form(request)
     if form is None:
-        return error_page(request, 403, _CSRF_MESSAGE)
+        return error_page(request, 403, _(_CSRF_MESSAGE))
     if me is None:
         return RedirectResponse("/login", status_code=303)
     if _limited(request, "login", me.email):
-        return error_page(request, 429, _SLOW_DOWN)
+        return error_page(request, 429, _(_SLOW_DOWN))
     if form.get("password", "") != form.get("password2", ""):
-        return error_page(request, 400, "Пароли не совпадают.")
+        return error_page(request, 400, _("Пароли не совпадают."))
     try:
         session = await run_in_threadpool(accounts.change_password, me, form.get("old", ""), form.get("password", ""))
     except ServiceError as e:
@@ -203,10 +204,10 @@ async def feedback(request: Request, accounts: AccountsDep, me: CommanderDep) ->
     """Store a message for the site's author (with the commander, if logged in)."""
     form = await checked_form(request)
     if form is None:
-        return error_page(request, 403, _CSRF_MESSAGE)
+        return error_page(request, 403, _(_CSRF_MESSAGE))
     ctx = {"sent": False, "message": form.get("message", "")[:4000], "contact": form.get("contact", "")[:254]}
     if _limited(request, "feedback"):
-        return render(request, "feedback.html", {**ctx, "error": _SLOW_DOWN}, 429)
+        return render(request, "feedback.html", {**ctx, "error": _(_SLOW_DOWN)}, 429)
     try:
         await run_in_threadpool(accounts.feedback, me, ctx["contact"], form.get("message", ""))
     except ServiceError as e:
@@ -246,7 +247,7 @@ async def public_profile(request: Request, nickname: str, accounts: AccountsDep,
     """A registered commander's public «Личное дело» (no e-mail)."""
     commander = await run_in_threadpool(accounts.public, nickname[:64])
     if commander is None:
-        return error_page(request, 404, "Командир не найден.")
+        return error_page(request, 404, _("Командир не найден."))
     own = me is not None and me.id == commander.id
     return render(request, "profile.html", {**_record_context(commander, accounts, own=own), "public": True})
 

@@ -8,6 +8,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
+from admiral.i18n import _
 from admiral.service import ServiceError
 
 from ..deps import BrowserHash, ServiceDep, api_error
@@ -83,7 +84,7 @@ async def save_setup(body: SetupCreate, service: ServiceDep, browser: BrowserHas
 async def delete_setup(setup_id: int, service: ServiceDep, browser: BrowserHash) -> Response:
     """Delete one of this browser's saved setups."""
     if not 0 < setup_id < 2**63:  # no such row, and beyond what the database's integer can hold
-        return api_error(404, "not_found", "Расстановка не найдена.")
+        return api_error(404, "not_found", _("Расстановка не найдена."))
     try:
         service.delete_setup(browser, setup_id)
     except ServiceError as e:

@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from admiral.engine import COLUMNS_RU, FLEET_SIZE, QUIET_LIMIT, Kind
+from admiral.i18n import _
 from admiral.service import GameSettings, ServiceError
 
 from .. import rulebook
@@ -61,7 +62,7 @@ def _ai_level(body: GameCreate) -> int:
     if body.opponent == "friend" and body.ai_level is None:
         return 0
     if body.opponent != "ai" or body.ai_level is None or body.ai_level < 1:
-        raise ServiceError("bad_settings", "Соперник: «friend» или «ai» с уровнем от 1 до 5.")
+        raise ServiceError("bad_settings", _("Соперник: «friend» или «ai» с уровнем от 1 до 5."))
     return body.ai_level
 
 
@@ -99,7 +100,7 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
     try:
         raw = await request.json() if is_json else await checked_form(request)
         if raw is None:
-            return error_page(request, 403, "Форма устарела или пришла с чужого сайта. Обновите страницу.")
+            return error_page(request, 403, _("Форма устарела или пришла с чужого сайта. Обновите страницу."))
         if not isinstance(raw, dict):
             raise ValueError
         body = GameCreate.model_validate({k: v for k, v in raw.items() if v != ""})
@@ -118,11 +119,11 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
         return error_page(request, 400, e.message)
     except (ValueError, ValidationError, RecursionError):  # RecursionError: hostile nesting
         if is_json:
-            return api_error(400, "bad_request", "Неверные настройки партии.")
-        return error_page(request, 400, "Неверные настройки партии.")
+            return api_error(400, "bad_request", _("Неверные настройки партии."))
+        return error_page(request, 400, _("Неверные настройки партии."))
     refusal = None
     if not request.app.state.limits.hit("games", client_address(request)):
-        refusal = (429, "rate_limited", "Слишком много новых партий подряд. Подождите минуту.")
+        refusal = (429, "rate_limited", _("Слишком много новых партий подряд. Подождите минуту."))
     else:
         try:
             game_id, code = service.create_game(browser, game_settings)
@@ -153,7 +154,7 @@ async def invite_page(request: Request, invite: str, service: ServiceDep, browse
     """The invite page (a ``POST`` takes the seat, so link previews never do)."""
     g = service.game_by_invite(invite)
     if g is None:
-        return error_page(request, 404, "Приглашение не найдено.")
+        return error_page(request, 404, _("Приглашение не найдено."))
     state = service.invite_state(g, browser)
     if state != "open":
         return RedirectResponse(f"/g/{g.id}", status_code=303)
@@ -164,8 +165,8 @@ async def invite_page(request: Request, invite: str, service: ServiceDep, browse
 async def accept_invite(request: Request, invite: str, service: ServiceDep, browser: BrowserHash) -> Response:
     """Claim the free seat (atomic, single use); ``303`` to the game page either way."""
     if await checked_form(request) is None:
-        return error_page(request, 403, "Форма устарела или пришла с чужого сайта. Обновите страницу.")
+        return error_page(request, 403, _("Форма устарела или пришла с чужого сайта. Обновите страницу."))
     game_id = await service.claim(invite, browser)
     if game_id is None:
-        return error_page(request, 404, "Приглашение не найдено.")
+        return error_page(request, 404, _("Приглашение не найдено."))
     return RedirectResponse(f"/g/{game_id}", status_code=303)

@@ -20,6 +20,8 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from admiral import i18n
+from admiral.i18n import _
 from admiral.service import GameService, ServiceError, metrics, parse_client_message
 
 from ..config import Settings
@@ -61,6 +63,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     """Serve one game tab (see the module docstring)."""
     settings: Settings = ws.app.state.settings
     service: GameService = ws.app.state.service
+    i18n.set_language(ws.cookies.get(i18n.COOKIE))  # this socket's messages (and its writer's) in its language
     if cross_site(ws, settings.allowed_origins):
         await ws.close(CLOSE_POLICY, "origin")
         return
@@ -73,7 +76,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         return
     browser = browser_hash_of_token(ws.cookies.get(COOKIE))
     if browser is not None and ws.cookies.get(SESSION_COOKIE):
-        browser, _ = ws.app.state.accounts.resolve(browser, ws.cookies.get(SESSION_COOKIE))
+        browser, _commander = ws.app.state.accounts.resolve(browser, ws.cookies.get(SESSION_COOKIE))
     side = g.seat_of(browser)
     await ws.accept()
     sock = _Socket(ws)
@@ -127,7 +130,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                 data = message.get("bytes") or b""
             size = len(data.encode() if isinstance(data, str) else data)
             if size > settings.ws_max_frame:
-                await sock.send({"type": "error", "code": "too_big", "message": "Слишком большое сообщение.",
+                await sock.send({"type": "error", "code": "too_big", "message": _("Слишком большое сообщение."),
                                  "detail": {"max_bytes": settings.ws_max_frame}})  # fmt: skip
                 await sock.close(CLOSE_TOO_BIG, "too big")
                 break
@@ -136,7 +139,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             while stamps and now - stamps[0] > 1.0:
                 stamps.popleft()
             if len(stamps) > settings.ws_max_rate:
-                await sock.send({"type": "error", "code": "flood", "message": "Слишком много сообщений.",
+                await sock.send({"type": "error", "code": "flood", "message": _("Слишком много сообщений."),
                                  "detail": {"max_per_second": settings.ws_max_rate}})  # fmt: skip
                 await sock.close(CLOSE_POLICY, "flood")
                 g.log.warning("socket closed: flood role=%s", side or "spectator")
@@ -147,7 +150,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                 replies = [e.to_message()]
             except Exception:
                 g.log.exception("message failed")
-                replies = [{"type": "error", "code": "internal", "message": "Внутренняя ошибка сервера.",
+                replies = [{"type": "error", "code": "internal", "message": _("Внутренняя ошибка сервера."),
                             "detail": None}]  # fmt: skip
             for reply in replies:
                 await sock.send(reply)
