@@ -58,6 +58,11 @@ def test_a_note_follows_its_marker_and_only_its_owner_sees_it(browsers) -> None:
 
         # a new tab (a reload) of South gets the notes where the marker is now
         assert observe(live.south, live.id)["notes"] == {dst: "KR"}
+        # a note made on what the player saw one version ago lands on that marker where it is now
+        _note(live.sws, 1, src, "L")
+        assert _notes_snapshot(live.sws)["notes"] == {dst: "L"}
+        _note(live.sws, 2, dst, "KR")
+        assert _notes_snapshot(live.sws)["notes"] == {dst: "KR"}
 
         # one more note, then the first one removed
         other = next(c for c in live.snaps["south"]["view"]["units"] if c["kind"] is None and c["cell"] != dst)
@@ -126,7 +131,7 @@ def test_a_note_disappears_with_its_destroyed_marker(browsers) -> None:
 
 
 def test_bad_notes_are_refused_and_change_nothing(browsers) -> None:
-    game_id, south, north = start_game(browsers)
+    game_id, south, _north = start_game(browsers)
     with south.ws(game_id) as ws:
         snapshot(ws)
         _note(ws, 0, "e11", "KR")
@@ -195,4 +200,6 @@ def test_follow_notes_uses_only_the_seat_s_view() -> None:
     # a note on a cell that holds no enemy marker (an own unit, the open sea) is dropped
     own = next(iter(setups["south"]))
     assert rules.follow_notes(game, "south", {own: "L", "g8": "L"}, 2) == {}
+    # a note left on the cell the marker stepped onto (it was empty then) does not stick to the newcomer
+    assert rules.follow_notes(game, "south", {dst: "L"}, 1) == {}
     assert "weak" in rules.note_values() and "KRPL" in rules.note_values() and "" not in rules.note_values()

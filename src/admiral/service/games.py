@@ -863,9 +863,14 @@ class GameService:
     async def set_note(self, g: LiveGame, side: str, ply: int, cell: str, note: str | None) -> None:
         """Put ``note`` on the enemy marker on ``cell`` (``None`` or ``""`` removes it), as seen at version ``ply``.
 
-        :raises ServiceError: ``game_over``, ``not_started``, ``stale_ply``, ``not_a_marker`` (no enemy
-            marker there), ``bad_note`` (not a kind, ``?``, ``weak`` or ``strong``), ``unavailable`` (the
-            database refused the write). Nothing changes then.
+        A ``ply`` older than the game's version is fine: the cell is followed from then to now as the seat saw
+        the markers move (a player who reads a battle report while the opponent moves on still notes the
+        marker the report showed).
+
+        :raises ServiceError: ``game_over``, ``not_started``, ``stale_ply`` (a version not reached yet),
+            ``not_a_marker`` (no enemy marker there now, or it was destroyed since ``ply``), ``bad_note`` (not
+            a kind, ``?``, ``weak`` or ``strong``), ``unavailable`` (the database refused the write). Nothing
+            changes then.
         """
         note = note or None
         if note is not None and note not in self.rules.note_values():
@@ -873,8 +878,10 @@ class GameService:
         async with self._locked(g):
             self._check_playing(g)
             now = self.rules.ply(g.game)
-            if ply != now:
-                raise ServiceError("stale_ply", "Позиция уже изменилась: заметка не сохранена.", {"ply": now})
+            if ply > now:
+                raise ServiceError("stale_ply", "Такой позиции ещё не было: заметка не сохранена.", {"ply": now})
+            if ply < now:  # the marker as the player saw it then, wherever it went since
+                cell = next(iter(self.rules.follow_notes(g.game, side, {cell: "?"}, ply)), "")
             if cell not in self.rules.enemy_markers(g.game, side):
                 raise ServiceError("not_a_marker", "Заметку можно поставить только на корабль противника.")
             notes = dict(self.notes_of(g, side) or {})

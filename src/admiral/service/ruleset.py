@@ -293,7 +293,8 @@ class AdmiralRuleset:
     def follow_notes(self, game: Game, side: str, notes: dict[str, str], since: int) -> dict[str, str]:
         """Follow ``notes`` from version ``since`` through ``side``'s own view only (the one door of hidden
         information): a marker seen to step from ``src`` to ``dst`` takes its note along, a marker a battle
-        report removed loses it, and only cells that hold an enemy marker now keep a note."""
+        report removed loses it (as does a cell any unit stepped onto: it was empty then), and only cells
+        that hold an enemy marker now keep a note."""
         me = _side(side)
         v = game.view(me, since=since)
         enemy = me.opponent
@@ -303,8 +304,10 @@ class AdmiralRuleset:
                 if e.ply < since:
                     continue
                 if isinstance(e, MoveView):
-                    if e.side is enemy and (src := cell_name(e.src)) in cur:
-                        cur[cell_name(e.dst)] = cur.pop(src)
+                    src, dst = cell_name(e.src), cell_name(e.dst)
+                    cur.pop(dst, None)  # whatever stepped there found the cell empty: a note on it was stale
+                    if e.side is enemy and src in cur:
+                        cur[dst] = cur.pop(src)
                 elif isinstance(e, BattleReport):
                     for s in e.removed:
                         if s.side is enemy:
