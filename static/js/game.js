@@ -6,6 +6,7 @@ import { errorText } from "./i18n.js";
 import { GameSocket } from "./net.js";
 import { PlayScreen } from "./play.js";
 import { SetupScreen } from "./setup.js";
+import { sounds } from "./sound.js";
 
 const app = document.getElementById("app");
 const gameId = app.dataset.gameId;
@@ -17,6 +18,7 @@ const countdown = new Countdown();
 let screen = null; // {kind, obj}
 let lastGame = null;
 let lastView = null;
+let lastNotes = null;
 let online = false;
 
 const socket = new GameSocket(gameId, { onMessage, onStatus });
@@ -66,6 +68,7 @@ function onSnapshot(msg) {
   const game = msg.game;
   lastGame = game;
   lastView = msg.view;
+  lastNotes = msg.notes ?? null;
   countdown.set(game.clocks);
   renderInvite(game);
   document.title = `${titleFor(game)} — Адмирал`;
@@ -78,7 +81,7 @@ function onSnapshot(msg) {
     show("wait", () => waitingScreen());
   } else {
     show("play", () => new PlayScreen(screenEl, { gameId, seat, send, countdown }));
-    screen.obj.update(game, msg.view);
+    screen.obj.update(game, msg.view, msg.notes);
   }
   app.dataset.status = game.status;
   app.dataset.version = String(game.version);
@@ -146,6 +149,12 @@ window.admiral = {
   },
   get online() {
     return online;
+  },
+  get notes() {
+    return lastNotes;
+  },
+  get sounds() {
+    return sounds.played;
   },
   recent,
 };
