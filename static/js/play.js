@@ -142,6 +142,7 @@ export class PlayScreen {
 
   /** A snapshot: `game`, `view` and the seat's own `notes` on enemy markers (null for spectators). */
   update(game, view, notes = null) {
+    const ended = this.game?.status === "play" && game.status !== "play";
     for (const name of soundsFor(this.game && { game: this.game, view: this.view }, { game, view }, this.seat)) sounds.play(name);
     this.notes.set(notes);
     this.gameAt = performance.now();
@@ -156,6 +157,7 @@ export class PlayScreen {
     this.legal = groupLegal(view?.legal);
     this.noteReports();
     this.render();
+    if (ended) requestAnimationFrame(() => this.resultEl.scrollIntoView({ block: "nearest" })); // on a phone it is below the board
     this.maybeAskDeclaration();
   }
 

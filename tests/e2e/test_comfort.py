@@ -20,7 +20,8 @@ COLS = "abcdefghijklmn"
 UNNAMED_JS = """() => {
   const name = (el) => {
     const by = el.getAttribute("aria-labelledby");
-    const parts = [el.getAttribute("aria-label"), by && by.split(/\\s+/).map((id) => document.getElementById(id)?.textContent).join(" "),
+    const parts = [el.getAttribute("aria-label"),
+      by && by.split(/\\s+/).map((id) => document.getElementById(id)?.textContent).join(" "),
       ...[...(el.labels || [])].map((l) => l.textContent), el.getAttribute("alt"), el.getAttribute("title"),
       el.tagName === "INPUT" && ["submit", "button"].includes(el.type) ? el.value : "", el.textContent];
     return parts.some((p) => p && p.trim());
@@ -226,8 +227,9 @@ def _cursor_to(page, target: str) -> None:
 
 
 def _forward_step(page) -> tuple[str, str]:
-    move = next(a for a in legal(page) if "x" not in a and "-" in a and int(a.split("-")[1][1:]) > int(a.split("-")[0][1:]))
-    src, dst = move.split("-")
+    """A plain step of South towards the enemy: ``(src, dst)``."""
+    steps = [a.split("-") for a in legal(page) if "x" not in a and "-" in a]
+    src, dst = next((a, b) for a, b in steps if int(b[1:]) > int(a[1:]))
     return src, dst
 
 
@@ -270,7 +272,7 @@ def test_keyboard_play_and_a_remembered_mute(browser, server_url, shots, page_er
         assert page.evaluate("getComputedStyle(document.activeElement).outlineWidth") == "3px"
 
         # select with Enter, cancel with Escape, select again and move with the arrow key and Enter
-        src, dst = _forward_step(page)
+        src, _ = _forward_step(page)
         _cursor_to(page, src)
         page.keyboard.press("Enter")
         assert cell(page, src).get_attribute("aria-selected") == "true"
@@ -332,6 +334,13 @@ def test_low_time_warning_sounds_once_per_turn(browser, server_url, page_errors)
 PAGES = ("home", "login", "register", "leaders", "profile", "setup", "play")
 
 
+def _check_page(page, path, width: int) -> None:
+    """Screenshot the whole page to ``path``; it must not scroll sideways and every control has a name."""
+    page.screenshot(path=path, full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{path.name} scrolls sideways"
+    assert page.evaluate(UNNAMED_JS) == [], f"{path.name}: controls without a name"
+
+
 def test_every_main_page_at_desktop_and_phone_size(browser, server_url, shots, page_errors):
     out = shots / "pages"
     out.mkdir(exist_ok=True)
@@ -342,15 +351,10 @@ def test_every_main_page_at_desktop_and_phone_size(browser, server_url, shots, p
             page.set_default_timeout(TIMEOUT_MS)
             width = options["viewport"]["width"]
 
-            def check(name: str) -> None:
-                page.screenshot(path=out / f"{name}-{size}.png", full_page=True)
-                assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{name} scrolls sideways"
-                assert page.evaluate(UNNAMED_JS) == [], f"{name}: controls without a name"
-
             for name, path in (("home", "/"), ("login", "/login"), ("register", "/register"),
                                ("leaders", "/leaders"), ("profile", "/profile")):  # fmt: skip
                 page.goto(server_url + path)
-                check(name)
+                _check_page(page, out / f"{name}-{size}.png", width)
             page.goto(server_url + "/")
             url = page.evaluate(
                 """() => fetch("/games", {method: "POST", headers: {"content-type": "application/json"},
@@ -359,7 +363,7 @@ def test_every_main_page_at_desktop_and_phone_size(browser, server_url, shots, p
             )
             page.goto(server_url + url)
             page.wait_for_selector(".arsenal-item")
-            check("setup")
+            _check_page(page, out / f"setup-{size}.png", width)
             page.get_by_role("button", name="Авторасстановка").click()
             page.wait_for_function("document.querySelectorAll('.setup-board .cell .unit').length === 58")
             page.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
@@ -368,8 +372,9 @@ def test_every_main_page_at_desktop_and_phone_size(browser, server_url, shots, p
             page.wait_for_function("window.admiral.view && window.admiral.view.to_act === 'north'")
             board = page.locator(".play-board").bounding_box()
             assert board["width"] <= width
-            check("play")
+            _check_page(page, out / f"play-{size}.png", width)
         finally:
             ctx.close()
-    assert sorted(p.name for p in out.glob("*.png")) == sorted(f"{n}-{s}.png" for n in PAGES for s in ("desktop", "phone"))
+    expected = sorted(f"{n}-{s}.png" for n in PAGES for s in ("desktop", "phone"))
+    assert sorted(p.name for p in out.glob("*.png")) == expected
     assert page_errors.errors == []
