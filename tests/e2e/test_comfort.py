@@ -280,6 +280,13 @@ def test_keyboard_play_and_a_remembered_mute(browser, server_url, shots, page_er
         page.keyboard.press("Escape")
         assert "selected" not in cell(page, src).get_attribute("class")
         assert page.locator(".play-board .cell.move").count() == 0
+        # Escape cancels wherever the focus is, not only on the board
+        page.keyboard.press("Enter")
+        assert page.locator(".play-board .cell.move").count() > 0
+        page.evaluate("document.activeElement.blur()")
+        page.keyboard.press("Escape")
+        assert page.locator(".play-board .cell.move").count() == 0
+        cell(page, src).focus()
         moved_from, moved_to = _keyboard_move(page)
         units = page.evaluate("Object.fromEntries(window.admiral.view.units.map(u => [u.cell, u.kind]))")
         assert moved_from not in units and units[moved_to] is not None
