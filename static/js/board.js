@@ -91,15 +91,21 @@ export class Board {
     root.setAttribute("aria-label", label);
     root.innerHTML = "";
     for (const r of this.displayRows()) {
+      // an ARIA grid is rows of cells; the row box takes no room (display: contents), the CSS grid places the cells
+      const rowEl = document.createElement("div");
+      rowEl.className = "board-row";
+      rowEl.setAttribute("role", "row");
+      root.append(rowEl);
       const lab = document.createElement("div");
       lab.className = "lab lab-row";
       lab.textContent = String(r + 1);
       lab.setAttribute("aria-hidden", "true");
-      root.append(lab);
+      rowEl.append(lab);
       for (const c of this.displayCols()) {
         const name = cellName(c, r);
         const b = document.createElement("button");
         b.type = "button";
+        b.setAttribute("role", "gridcell");
         b.className = "cell";
         b.dataset.cell = name;
         b.setAttribute("aria-label", cellRu(name));
@@ -108,7 +114,7 @@ export class Board {
         b.addEventListener("click", (ev) => this.onCell && this.onCell(name, ev));
         b.addEventListener("keydown", (ev) => this.onKey(name, ev));
         b.addEventListener("focus", () => this.setFocusable(name));
-        root.append(b);
+        rowEl.append(b);
         this.cells.set(name, b);
       }
     }
@@ -137,7 +143,11 @@ export class Board {
       for (const cls of marks.get(name) || []) el.classList.add(cls);
       el.innerHTML = u ? unitHtml(u, me) : "";
       let label = cellRu(name);
-      if (u) label = u.kind ? (me && u.side !== me ? t("{cell}: {unit} противника", { cell: label, unit: ruName(u.kind) }) : `${label}: ${ruName(u.kind)}`) : t("{cell}: корабль противника", { cell: label });
+      if (u && !u.kind) label += t(", фишка противника");
+      else if (u && me && u.side === me) label += t(", ваш объект: {name}", { name: ruName(u.kind) });
+      else if (u && me) label += t(", противник: {name}", { name: ruName(u.kind) });
+      else if (u) label += `: ${ruName(u.kind)}`;
+      el.setAttribute("aria-selected", String(el.classList.contains("selected")));
       if (el.classList.contains("move")) label += t(" — сюда можно пойти");
       if (el.classList.contains("target")) label += t(" — атаковать");
       el.setAttribute("aria-label", label);

@@ -7,6 +7,7 @@ import { GameSocket } from "./net.js";
 import { PlayScreen } from "./play.js";
 import { SetupScreen } from "./setup.js";
 import { t } from "./t.js";
+import { sounds } from "./sound.js";
 
 const app = document.getElementById("app");
 const gameId = app.dataset.gameId;
@@ -18,6 +19,7 @@ const countdown = new Countdown();
 let screen = null; // {kind, obj}
 let lastGame = null;
 let lastView = null;
+let lastNotes = null;
 let online = false;
 
 const socket = new GameSocket(gameId, { onMessage, onStatus });
@@ -67,6 +69,7 @@ function onSnapshot(msg) {
   const game = msg.game;
   lastGame = game;
   lastView = msg.view;
+  lastNotes = msg.notes ?? null;
   countdown.set(game.clocks);
   renderInvite(game);
   document.title = `${titleFor(game)} — ${t("Адмирал")}`;
@@ -79,7 +82,7 @@ function onSnapshot(msg) {
     show("wait", () => waitingScreen());
   } else {
     show("play", () => new PlayScreen(screenEl, { gameId, seat, send, countdown }));
-    screen.obj.update(game, msg.view);
+    screen.obj.update(game, msg.view, msg.notes);
   }
   app.dataset.status = game.status;
   app.dataset.version = String(game.version);
@@ -147,6 +150,12 @@ window.admiral = {
   },
   get online() {
     return online;
+  },
+  get notes() {
+    return lastNotes;
+  },
+  get sounds() {
+    return sounds.played;
   },
   recent,
 };

@@ -3,9 +3,12 @@
 import { Board } from "./board.js";
 import { choose, h, toast } from "./dom.js";
 import { SIDE_RU, cellRu, otherSide, resultHeadline, resultReason } from "./i18n.js";
+import { bindBoardKeys } from "./keys.js";
+import { Notes } from "./notes.js";
 import { Replay } from "./replay.js";
 import { notationRu, ownerClass, reportCard, reportSummary } from "./report.js";
 import { t } from "./t.js";
+import { LowTime, sounds, soundsFor } from "./sound.js";
 import { KINDS, compositionText, iconSvg, ru, ruName, rulesLink, scaleRow } from "./units.js";
 
 const CELL = "[a-n](?:1[0-5]|[1-9])";
@@ -70,6 +73,8 @@ export class PlayScreen {
     this.seenReports = null;
     this.replayPos = null; // Map while stepping through the replay
     this.replayPly = null;
+    this.notes = new Notes({ send: ctx.send, onError: (text) => toast(text) });
+    this.lowTime = new LowTime();
     this.build();
   }
 
@@ -126,7 +131,9 @@ export class PlayScreen {
     );
     const layout = h("div", { class: `layout play-layout${this.lesson ? " lesson-layout" : ""}` }, this.coach, h("div", { class: "board-col" }, this.topBar.el, boardWrap, this.bottomBar.el, this.actionBar), side);
     this.root.append(layout);
-    this.peerTimer = setInterval(() => this.root.isConnected && this.game && this.renderBars(), 1000);
+    this.bottomBar.el.insertBefore(sounds.toggleButton(), this.bottomBar.clock);
+    this.unbindKeys = bindBoardKeys(this);
+    this.peerTimer = setInterval(() => this.root.isConnected && this.game && this.tickSecond(), 1000);
     this.countdown.bind(this.topBar.clock, this.topBar.side);
     this.countdown.bind(this.bottomBar.clock, this.bottomBar.side);
   }
@@ -142,7 +149,11 @@ export class PlayScreen {
 
   // --- server messages ----------------------------------------------------------------------
 
-  update(game, view) {
+  /** A snapshot: `game`, `view` and the seat's own `notes` on enemy markers (null for spectators). */
+  update(game, view, notes = null) {
+    const ended = this.game?.status === "play" && game.status !== "play";
+    for (const name of soundsFor(this.game && { game: this.game, view: this.view }, { game, view }, this.seat)) sounds.play(name);
+    this.notes.set(notes);
     this.gameAt = performance.now();
     const plyChanged = !this.view || !view || this.view.ply !== view.ply || this.view.to_act !== view.to_act;
     this.game = game;
@@ -155,6 +166,7 @@ export class PlayScreen {
     this.legal = groupLegal(view?.legal);
     this.noteReports();
     this.render();
+    if (ended) requestAnimationFrame(() => this.resultEl.scrollIntoView({ block: "nearest" })); // on a phone it is below the board
     this.maybeAskDeclaration();
   }
 
@@ -186,7 +198,18 @@ export class PlayScreen {
     if (!this.send({ type })) toast(t("Нет связи с сервером"));
   }
 
+  /** Whether a click on `cell` means «note this enemy marker» (not an attack on it). */
+  wantsNote(cell) {
+    if (!this.seat || this.game?.status !== "play" || this.replayPos) return false;
+    const u = this.view?.units.find((x) => x.cell === cell);
+    if (!u || u.kind || u.side === this.seat) return false;
+    const sel = this.sel;
+    const attacks = sel && this.canAct() ? this.legal.bySrc.get(sel.src)?.attacks || [] : [];
+    return !attacks.some((a) => a.via === sel.via && a.target === cell);
+  }
+
   onCellClick(cell) {
+    if (this.wantsNote(cell)) return this.notes.edit(cell, this.view.ply);
     if (!this.canAct() || this.replayPos || this.legal.declarations.length) return;
     const sel = this.sel;
     if (sel) {
@@ -316,6 +339,11 @@ export class PlayScreen {
     this.overlay.innerHTML = "";
     const close = h("button", { type: "button", class: "btn close", "aria-label": t("Закрыть карточку боя"), onclick: () => (this.overlay.hidden = true) }, "✕");
     this.overlay.append(close, reportCard(report, this.seat));
+    if (this.seat && this.game?.status === "play" && !this.replayPos) {
+      const markers = new Set((this.view?.units || []).filter((u) => !u.kind && u.side !== this.seat).map((u) => u.cell));
+      const actions = this.notes.reportActions(report, this.seat, markers, this.view.ply);
+      if (actions) this.overlay.append(actions);
+    }
     this.overlay.hidden = false;
   }
 
@@ -392,6 +420,15 @@ export class PlayScreen {
     for (const c of this.hover || []) add(c, "member");
     for (const c of this.spot) add(c, "spot");
     this.board.render(units, marks, this.seat);
+    if (this.game?.status === "play") this.notes.decorate(this.board);
+  }
+
+  /** Every second: the opponent's connection time, and the low-time warning of the own clock. */
+  tickSecond() {
+    this.renderBars();
+    const seat = this.seat;
+    if (seat && this.game.status === "play")
+      this.lowTime.check(this.countdown.isRunning(seat), this.countdown.remaining(seat), this.game.version);
   }
 
   renderBars() {

@@ -48,7 +48,7 @@ from . import metrics
 from .clock import GameClock
 from .errors import ServiceError, engine_message
 from .lobby import GameSettings, hash_token, new_game_id
-from .messages import ActionMsg, ClientMessage, PrefsMsg, SetupAutoMsg, SetupReadyMsg, SetupUpdateMsg
+from .messages import ActionMsg, ClientMessage, NoteMsg, PrefsMsg, SetupAutoMsg, SetupReadyMsg, SetupUpdateMsg
 from .progress import ProgressService
 from .ruleset import RuleError, Ruleset
 
@@ -108,6 +108,8 @@ class Seat:
     gone_since: float = field(default_factory=time.monotonic)
     #: An open socket of this seat on another instance (instances sharing the games).
     elsewhere: bool = False
+    #: The seat's notes on enemy markers as ``(version, {cell: note})``; ``None`` until read from the database.
+    notes: tuple[int, dict[str, str]] | None = None
 
     @property
     def connected(self) -> bool:
@@ -684,6 +686,7 @@ class GameService:
             "rematch_url": None if g.rematch_id is None else f"/g/{g.rematch_id}",
             "credit": g.credited.get(side) if side is not None else None,
         }
+        notes = self.notes_of(g, side)
         view = None
         setup = None
         if g.game is not None:
@@ -696,7 +699,7 @@ class GameService:
                 view = g.views[audience] = self.rules.view(g.game, audience)
         elif side is not None and g.status in ("waiting", "setup"):
             setup = self._setup_state(g, side)
-        return {"type": "snapshot", "game": game, "view": view, "setup": setup}
+        return {"type": "snapshot", "game": game, "view": view, "setup": setup, "notes": notes}
 
     def _bot_info(self, level: int | None) -> dict[str, Any] | None:
         return None if level is None else {"level": level, "name": self.rules.bot_levels().get(level, "")}
@@ -736,6 +739,9 @@ class GameService:
             return []
         if isinstance(msg, PrefsMsg):
             await self.set_prefs(g, side, auto_declare=msg.auto_declare)
+            return []
+        if isinstance(msg, NoteMsg):
+            await self.set_note(g, side, msg.ply, msg.cell, msg.note)
             return []
         if kind == "resign":
             await self._end(g, side, "resign")
@@ -842,6 +848,66 @@ class GameService:
             ):
                 self._commit(g, [decl])
         await self._publish(g)
+
+    # -- notes on enemy markers (issue 7) ----------------------------------------------------------------
+
+    def notes_of(self, g: LiveGame, side: str | None) -> dict[str, str] | None:
+        """The seat's own notes on enemy markers, at the cells the markers hold now (``None`` for a spectator
+        and outside play). Read from the database once per seat and kept in memory, followed along the
+        moves the seat saw; a failed read shows no notes rather than failing the snapshot."""
+        if side is None or g.status != "play" or g.game is None:
+            return None
+        seat = g.seats[side]
+        if seat.notes is None:
+            try:
+                seat.notes = self.store.load_notes(g.id, side)
+            except Exception:
+                g.log.warning("reading notes failed side=%s", side, exc_info=True)
+                return {}
+        since, notes = seat.notes
+        now = self.rules.ply(g.game)
+        if since != now:
+            notes = self.rules.follow_notes(g.game, side, notes, since) if notes else {}
+            seat.notes = (now, notes)
+        return dict(notes)
+
+    async def set_note(self, g: LiveGame, side: str, ply: int, cell: str, note: str | None) -> None:
+        """Put ``note`` on the enemy marker on ``cell`` (``None`` or ``""`` removes it), as seen at version ``ply``.
+
+        A ``ply`` older than the game's version is fine: the cell is followed from then to now as the seat saw
+        the markers move (a player who reads a battle report while the opponent moves on still notes the
+        marker the report showed).
+
+        :raises ServiceError: ``game_over``, ``not_started``, ``stale_ply`` (a version not reached yet),
+            ``not_a_marker`` (no enemy marker there now, or it was destroyed since ``ply``), ``bad_note`` (not
+            a kind, ``?``, ``weak`` or ``strong``), ``unavailable`` (the database refused the write). Nothing
+            changes then.
+        """
+        note = note or None
+        if note is not None and note not in self.rules.note_values():
+            raise ServiceError("bad_note", "Такой заметки нет: тип корабля, «?», «слабый» или «сильный».")
+        async with self._locked(g):
+            self._check_playing(g)
+            now = self.rules.ply(g.game)
+            if ply > now:
+                raise ServiceError("stale_ply", "Такой позиции ещё не было: заметка не сохранена.", {"ply": now})
+            if ply < now:  # the marker as the player saw it then, wherever it went since
+                cell = next(iter(self.rules.follow_notes(g.game, side, {cell: "?"}, ply)), "")
+            if cell not in self.rules.enemy_markers(g.game, side):
+                raise ServiceError("not_a_marker", "Заметку можно поставить только на корабль противника.")
+            notes = dict(self.notes_of(g, side) or {})
+            if note is None:
+                notes.pop(cell, None)
+            else:
+                notes[cell] = note
+            try:
+                self.store.replace_notes(g.id, side, now, notes)
+            except Exception:
+                g.log.exception("notes write failed side=%s", side)
+                raise ServiceError("unavailable", "Заметку не удалось сохранить. Попробуйте ещё раз.") from None
+            g.seats[side].notes = (now, notes)
+        # Only this seat's sockets answer with a snapshot: the opponent must not even learn that notes changed.
+        await self.bus.publish(f"game:{g.id}", {"type": "notes", "side": side, "revision": self.store.known.get(g.id)})
 
     # -- play --------------------------------------------------------------------------------------------
 

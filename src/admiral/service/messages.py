@@ -64,6 +64,15 @@ class PrefsMsg(_Msg):
     auto_declare: bool
 
 
+class NoteMsg(_Msg):
+    """``note``: the player's own note on the enemy marker on ``cell`` at version ``ply`` (``null``/``""``: remove)."""
+
+    type: Literal["note"]
+    ply: Annotated[int, Field(ge=0, le=1_000_000, strict=True)]
+    cell: Annotated[str, Field(min_length=2, max_length=3)]
+    note: Annotated[str, Field(max_length=8)] | None = None
+
+
 class SimpleMsg(_Msg):
     """Messages without fields."""
 
@@ -71,11 +80,12 @@ class SimpleMsg(_Msg):
 
 
 ClientMessage = Annotated[
-    SetupUpdateMsg | SetupAutoMsg | SetupReadyMsg | ActionMsg | PrefsMsg | SimpleMsg, Field(discriminator="type")
+    SetupUpdateMsg | SetupAutoMsg | SetupReadyMsg | ActionMsg | PrefsMsg | NoteMsg | SimpleMsg,
+    Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 _TYPES = {
-    "setup.update", "setup.auto", "setup.ready", "action", "prefs", "resign", "draw.offer", "draw.accept",
+    "setup.update", "setup.auto", "setup.ready", "action", "prefs", "note", "resign", "draw.offer", "draw.accept",
     "draw.decline", "abort", "claim", "rematch", "ping",
 }  # fmt: skip
 

@@ -26,6 +26,7 @@ from admiral.engine import (
     Kind,
     Move,
     Moved,
+    MoveView,
     Resign,
     Side,
     auto_arrange,
@@ -104,6 +105,18 @@ class Ruleset(Protocol):
 
     def result(self, game: Any) -> dict[str, Any] | None:
         """``{"winner", "reason"}`` once over, else ``None``."""
+
+    # Notes on enemy markers (issue 7): the player's own guesses, followed through the player's own view.
+
+    def note_values(self) -> frozenset[str]:
+        """The notes a player may put on an enemy marker."""
+
+    def enemy_markers(self, game: Any, side: str) -> set[str]:
+        """Cells of the closed enemy markers ``side`` sees now."""
+
+    def follow_notes(self, game: Any, side: str, notes: dict[str, str], since: int) -> dict[str, str]:
+        """``notes`` (cells of enemy markers at version ``since``) moved along with their markers to now, as
+        ``side`` saw them move; notes of markers removed since then are dropped."""
 
     def record_json(self, game: Any) -> str:
         """The game record as JSON text."""
@@ -264,6 +277,44 @@ class AdmiralRuleset:
     def view(self, game: Game, audience: str) -> dict[str, Any]:
         """The engine's view (rules §11) in wire form."""
         return game.view(audience).to_dict()
+
+    # -- notes on enemy markers (issue 7) ---------------------------------------------------------
+
+    #: A kind code (rules §2), unknown, weak or strong.
+    NOTE_VALUES = frozenset({k.code for k in Kind} | {"?", "weak", "strong"})
+
+    def note_values(self) -> frozenset[str]:
+        """Every kind code, ``?``, ``weak`` and ``strong``."""
+        return self.NOTE_VALUES
+
+    def enemy_markers(self, game: Game, side: str) -> set[str]:
+        """Cells of the closed markers in ``side``'s view (rules §11: the enemy's units)."""
+        return {cell_name(c) for c in game.view(_side(side), since=game.ply).markers()}
+
+    def follow_notes(self, game: Game, side: str, notes: dict[str, str], since: int) -> dict[str, str]:
+        """Follow ``notes`` from version ``since`` through ``side``'s own view only (the one door of hidden
+        information): a marker seen to step from ``src`` to ``dst`` takes its note along, a marker a battle
+        report removed loses it (as does a cell any unit stepped onto: it was empty then), and only cells
+        that hold an enemy marker now keep a note."""
+        me = _side(side)
+        v = game.view(me, since=since)
+        enemy = me.opponent
+        cur = dict(notes)
+        if v.ply > since:
+            for e in v.events:
+                if e.ply < since:
+                    continue
+                if isinstance(e, MoveView):
+                    src, dst = cell_name(e.src), cell_name(e.dst)
+                    cur.pop(dst, None)  # whatever stepped there found the cell empty: a note on it was stale
+                    if e.side is enemy and src in cur:
+                        cur[dst] = cur.pop(src)
+                elif isinstance(e, BattleReport):
+                    for s in e.removed:
+                        if s.side is enemy:
+                            cur.pop(cell_name(s.cell), None)
+        markers = {cell_name(c) for c in v.markers()}
+        return {c: n for c, n in cur.items() if c in markers}
 
     def result(self, game: Game) -> dict[str, Any] | None:
         """The result in wire form."""

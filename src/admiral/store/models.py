@@ -9,12 +9,23 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
     "Base", "CommanderRow", "FeedbackRow", "GameActionRow", "GameResultRow", "GameRow", "GameSeatRow",
-    "PasswordResetRow", "SavedSetupRow", "SessionRow", "TutorialProgressRow", "utcnow",
+    "MarkerNoteRow", "PasswordResetRow", "SavedSetupRow", "SessionRow", "TutorialProgressRow", "utcnow",
 ]  # fmt: skip
 
 
@@ -80,6 +91,28 @@ class GameSeatRow(Base):
     ready: Mapped[bool] = mapped_column(Boolean, default=False)
     auto_declare: Mapped[bool] = mapped_column(Boolean, default=False)
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class MarkerNoteRow(Base):
+    """A seat's private note on one enemy marker (issue 7): the marker stood on ``cell`` at version ``ply``.
+
+    Notes belong to the seat, i.e. to the commander who holds it (``game_seats.browser_hash`` is the
+    commander's key), and are shown only to that seat. ``note``: a kind code, ``?``, ``weak`` or ``strong``.
+    """
+
+    __tablename__ = "marker_notes"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["game_id", "side"], ["game_seats.game_id", "game_seats.side"], ondelete="CASCADE",
+            name="fk_marker_notes_seat",
+        ),
+    )
+
+    game_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    side: Mapped[str] = mapped_column(String(8), primary_key=True)
+    cell: Mapped[str] = mapped_column(String(4), primary_key=True)
+    note: Mapped[str] = mapped_column(String(8))
+    ply: Mapped[int] = mapped_column(Integer)
 
 
 class GameActionRow(Base):

@@ -15,7 +15,7 @@ from sqlalchemy import Engine, and_, bindparam, case, delete, func, or_, select,
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
-from .models import GameActionRow, GameRow, GameSeatRow, SavedSetupRow, utcnow
+from .models import GameActionRow, GameRow, GameSeatRow, MarkerNoteRow, SavedSetupRow, utcnow
 
 __all__ = ["ACTIVE", "DuplicatePly", "LoadedGame", "Store"]
 
@@ -41,6 +41,7 @@ class LoadedGame:
 _GAMES = GameRow.__table__
 _SEATS = GameSeatRow.__table__
 _ACTIONS = GameActionRow.__table__
+_NOTES = MarkerNoteRow.__table__
 
 
 class Store:
@@ -253,6 +254,32 @@ class Store:
                     .values({c: bindparam(c) for c in cols})
                 )
                 conn.execute(stmt, params)
+
+    # -- marker notes (issue 7) ----------------------------------------------------------------------
+
+    def load_notes(self, game_id: str, side: str) -> tuple[int, dict[str, str]]:
+        """A seat's notes on enemy markers: ``(ply, {cell: note})``, the cells as they were at version ``ply``
+        (``(0, {})`` without notes)."""
+        with self.engine.connect() as conn:
+            query = select(_NOTES.c.cell, _NOTES.c.note, _NOTES.c.ply)
+            rows = conn.execute(query.where(_NOTES.c.game_id == game_id, _NOTES.c.side == side)).all()
+        if not rows:
+            return 0, {}
+        # One write stores every note of a seat at one ply; should rows disagree, the newest ply wins.
+        ply = max(r.ply for r in rows)
+        return ply, {r.cell: r.note for r in rows if r.ply == ply}
+
+    def replace_notes(self, game_id: str, side: str, ply: int, notes: dict[str, str]) -> None:
+        """Replace all of a seat's notes with ``notes`` (cells at version ``ply``), in one transaction; the
+        game's revision is bumped so that instances sharing the database drop their copies."""
+        with self.engine.begin() as conn:
+            conn.execute(_NOTES.delete().where(_NOTES.c.game_id == game_id, _NOTES.c.side == side))
+            if notes:
+                conn.execute(
+                    _NOTES.insert(),
+                    [{"game_id": game_id, "side": side, "cell": c, "note": n, "ply": ply} for c, n in notes.items()],
+                )
+            self._bump(conn, game_id)
 
     # -- saved setups ----------------------------------------------------------------------------
 

@@ -110,6 +110,8 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                     continue
                 if not changed and ticks:
                     continue
+            if all(m.get("type") == "notes" and m.get("side") != side for m in batch):
+                continue  # another seat's private notes changed: nothing this socket may see
             for m in batch:
                 if m.get("rematch_url") and side is not None:
                     await sock.send({"type": "rematch", "url": m["rematch_url"]})

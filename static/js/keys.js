@@ -1,0 +1,26 @@
+// Keyboard play (issue 7). The board is one tab stop (roving tabindex, board.js): the arrow keys move the
+// cursor over the cells, Enter or Space press the cell — the same path as a click or a tap (select a unit,
+// move, attack, or note an enemy marker). This module adds what is not tied to a focused cell:
+// Escape cancels a selection, or else closes the battle card, wherever the focus is (a dialog's own Escape
+// closes the dialog first).
+
+/**
+ * Page-wide keys of the game screen.
+ * @param {{clearSelection: () => void, sel: object|null, root: HTMLElement, overlay?: HTMLElement}} screen
+ * @returns {() => void} removes the listener
+ */
+export function bindBoardKeys(screen) {
+  const onKey = (ev) => {
+    if (!screen.root.isConnected) return document.removeEventListener("keydown", onKey);
+    if (ev.key !== "Escape" || ev.defaultPrevented || document.querySelector("dialog[open]")) return;
+    if (screen.sel) {
+      ev.preventDefault();
+      screen.clearSelection();
+    } else if (screen.overlay && !screen.overlay.hidden) {
+      ev.preventDefault();
+      screen.overlay.hidden = true; // the battle card: its ✕ button does the same
+    }
+  };
+  document.addEventListener("keydown", onKey);
+  return () => document.removeEventListener("keydown", onKey);
+}
