@@ -134,6 +134,20 @@ def test_scale_table_is_the_engine_scale(page) -> None:
     assert "2 Р + ЭС" in row19.text()
 
 
+def test_in_english_the_page_writes_the_boards_english_codes_and_columns(client) -> None:
+    r = client.get("/rules", headers={"cookie": "admiral_lang=en"})
+    page = parse(r.text)
+    assert page.find("article", id="unit-KR").find(cls="code").text() == "CR"
+    assert page.find("article", id="unit-VMB").find(cls="unit-name").text() == "Naval base"
+    assert "2 RD + DD" in page.find("tr", id="scale-19").text()
+    assert "3 CR (row 20)" in page.find("article", id="unit-KR").text()
+    columns = [n.text() for n in page.find("div", cls="zones-board").find_all("div", cls="lab-col")]
+    assert columns == list("abcdefghijklmn")
+    assert "1 — “Cabin Boy”" in page.find("section", id="time").text()
+    body = page.find("div", cls="rules").text()
+    assert not [w for w in body.split() if any("А" <= ch <= "я" or ch in "Ёё" for ch in w)]
+
+
 #: rules §7.2, transcribed: row → (attacker removed, target removed, explosion, the carrier's plane removed too).
 EXPECTED_7_2 = {
     "ship_on_carrier": (False, True, False, True),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from admiral.i18n import _
 from admiral.store import TutorialStore
 from admiral.tutorial import SCENARIOS, Lesson, Scenario, scenario
 
@@ -54,18 +55,18 @@ class TutorialService:
         for e in self.lessons(key):
             if e.scenario.slug == slug:
                 return e
-        raise ServiceError("not_found", "Урок не найден.")
+        raise ServiceError("not_found", _("Урок не найден."))
 
     def _lesson(self, key: str, slug: str, step: int | None, *, to_act: bool) -> Lesson:
         sc = scenario(slug)
         if sc is None:
-            raise ServiceError("not_found", "Урок не найден.")
+            raise ServiceError("not_found", _("Урок не найден."))
         reached = self.store.reached(key, slug)
         if step is None:
             step = reached if reached < len(sc.steps) else 0
         last = len(sc.steps) - 1 if to_act else len(sc.steps)
         if not 0 <= step <= min(reached, last):
-            raise ServiceError("bad_step", "До этого шага урока вы ещё не дошли.", {"reached": reached})
+            raise ServiceError("bad_step", _("До этого шага урока вы ещё не дошли."), {"reached": reached})
         return Lesson(sc, step)
 
     def start(self, key: str, slug: str, step: int | None = None) -> dict[str, Any]:

@@ -24,6 +24,7 @@ Everything is computed once (the engine is deterministic) and cached.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -276,12 +277,14 @@ class ScaleRow:
     text: str
 
 
-def composition_text(kinds: tuple[Kind, ...] | list[Kind]) -> str:
-    """«2 Р + ЭС» for a composition, kinds in the fleet's order (as the game's dialogs write it)."""
+def composition_text(kinds: tuple[Kind, ...] | list[Kind], label: Callable[[Kind], str] | None = None) -> str:
+    """«2 Р + ЭС» for a composition, kinds in the fleet's order (as the game's dialogs write it); ``label``
+    gives a kind's code (default: the Russian one; the page passes the code in the reader's language)."""
     parts = []
     for k in sorted(set(kinds)):
         n = list(kinds).count(k)
-        parts.append(f"{n} {k.ru}" if n > 1 else k.ru)
+        code = label(k) if label else k.ru
+        parts.append(f"{n} {code}" if n > 1 else code)
     return " + ".join(parts)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
@@ -9,7 +10,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from admiral.engine import COLUMNS_RU, FLEET_SIZE, QUIET_LIMIT, Kind
-from admiral.i18n import _
+from admiral.i18n import _, pgettext
 from admiral.service import GameSettings, ServiceError
 
 from .. import rulebook
@@ -18,6 +19,8 @@ from ..deps import BrowserHash, ServiceDep, SettingsDep, api_error, checked_form
 __all__ = ["error_page", "router"]
 
 router = APIRouter(tags=["pages"])
+#: The board's column letters as one message (the client's ``pt("columns", …)``).
+_COLUMNS = "".join(COLUMNS_RU)
 
 
 def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
@@ -75,18 +78,24 @@ async def home(request: Request) -> HTMLResponse:
 @router.get("/rules", response_class=HTMLResponse)
 async def rules_page(request: Request) -> HTMLResponse:
     """«Правила»: the rules for players (``templates/rules.html``), its pictures and tables computed by the engine
-    (:mod:`admiral.web.rulebook`). Each unit kind has its section ``#unit-{code}``."""
+    (:mod:`admiral.web.rulebook`). Each unit kind has its section ``#unit-{code}``. Unit codes and column
+    letters are the reader's language's (the board's own, ``pt("unit", …)``/``pt("columns", …)`` in the client)."""
+    code = {k: pgettext("unit", k.ru) for k in Kind}
+    columns = pgettext("columns", _COLUMNS)
     ctx = {
         "kinds": list(Kind),
-        "ru": {k.code: k.ru for k in Kind},
+        "ru": {k.code: code[k] for k in Kind},
         "fleet_size": FLEET_SIZE,
         "quiet_limit": QUIET_LIMIT,
         "grace_s": request.app.state.settings.claim_grace_ms // 1000,
         "ai_levels": request.app.state.service.rules.bot_levels(),
         "diagrams": rulebook.diagrams(),
         "zones": rulebook.board_picture(),
-        "columns_ru": COLUMNS_RU,
-        "scale": rulebook.scale_rows(),
+        "columns_ru": tuple(columns) if len(columns) == len(COLUMNS_RU) else COLUMNS_RU,
+        "scale": [
+            replace(r, text=rulebook.composition_text([Kind[c] for c in r.kinds], code.__getitem__))
+            for r in rulebook.scale_rows()
+        ],
         "collisions": rulebook.collisions(),
     }
     return render(request, "rules.html", ctx)

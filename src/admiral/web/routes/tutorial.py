@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from admiral.i18n import _
 from admiral.service import ServiceError
 
 from ..deps import BrowserHash, TutorialDep, api_error
@@ -60,7 +61,7 @@ async def lesson_page(request: Request, slug: str, tutorial: TutorialDep, key: B
     lessons = tutorial.lessons(key)
     index = next((i for i, e in enumerate(lessons) if e.scenario.slug == slug), None)
     if index is None:
-        return error_page(request, 404, "Урок не найден.")
+        return error_page(request, 404, _("Урок не найден."))
     entry = lessons[index]
     following = lessons[index + 1] if index + 1 < len(lessons) else None
     return render(request, "lesson.html", {"entry": entry, "sc": entry.scenario, "following": following})
