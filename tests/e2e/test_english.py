@@ -52,7 +52,9 @@ def move_forward(page) -> None:
     src, dst = move.split("-")
     v = version(page)
     press(page, cell(page, src))
-    assert page.locator(".hint").inner_text() == "Green dots show where to move, red crosshairs what to attack."
+    hint = page.locator(".hint").inner_text()  # the sentence, then a link to the selected unit's rules
+    assert hint.startswith("Green dots show where to move, red crosshairs what to attack.")
+    assert re.search(r"Rules: [A-Z][a-z]", hint) and not re.search(r"[А-Яа-яЁё]", hint), hint
     press(page, cell(page, dst))
     if any(a.startswith(f"{move}x") for a in legal(page)):
         assert "Attack from there or press “End turn”." in page.locator(".hint").inner_text()
