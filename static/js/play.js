@@ -200,7 +200,7 @@ export class PlayScreen {
 
   /** Whether a click on `cell` means «note this enemy marker» (not an attack on it). */
   wantsNote(cell) {
-    if (!this.seat || this.game?.status !== "play" || this.replayPos) return false;
+    if (!this.seat || this.lesson || this.game?.status !== "play" || this.replayPos) return false;
     const u = this.view?.units.find((x) => x.cell === cell);
     if (!u || u.kind || u.side === this.seat) return false;
     const sel = this.sel;
@@ -339,7 +339,7 @@ export class PlayScreen {
     this.overlay.innerHTML = "";
     const close = h("button", { type: "button", class: "btn close", "aria-label": t("Закрыть карточку боя"), onclick: () => (this.overlay.hidden = true) }, "✕");
     this.overlay.append(close, reportCard(report, this.seat));
-    if (this.seat && this.game?.status === "play" && !this.replayPos) {
+    if (this.seat && !this.lesson && this.game?.status === "play" && !this.replayPos) {
       const markers = new Set((this.view?.units || []).filter((u) => !u.kind && u.side !== this.seat).map((u) => u.cell));
       const actions = this.notes.reportActions(report, this.seat, markers, this.view.ply);
       if (actions) this.overlay.append(actions);

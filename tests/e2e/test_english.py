@@ -82,9 +82,9 @@ def assert_english_game_screen(page) -> None:
     codes = set(page.locator(".play-board .unit.own .code").all_inner_texts())
     assert "BB" in codes and codes <= EN_CODES, codes
     battleship = page.evaluate("window.admiral.view.units.find(u => u.side === 'south' && u.kind === 'L').cell")
-    assert cell(page, battleship).get_attribute("aria-label") == f"{battleship}: Battleship"
+    assert cell(page, battleship).get_attribute("aria-label") == f"{battleship}, yours: Battleship"
     enemy = page.evaluate("window.admiral.view.units.find(u => u.side === 'north').cell")
-    assert cell(page, enemy).get_attribute("aria-label") == f"{enemy}: enemy ship"
+    assert cell(page, enemy).get_attribute("aria-label") == f"{enemy}, enemy marker"
     panel = page.locator(".play-layout").inner_text()
     assert not CYRILLIC.search(panel), CYRILLIC.findall(panel)
 

@@ -4,7 +4,8 @@ bot's own side (plus the bot's memory of earlier views), output a legal action.
 - 1 «Юнга» (:class:`RandomBot`): random legal moves, attacks whenever it can.
 - 2 «Мичман»: greedy one ply on what it knows: the expected exchange of each attack over identities
   sampled from the public removal counts and the battle report it has just read (no memory of
-  older reports, no deductions, a noisy choice); otherwise the positional step of level 3's plan.
+  older reports, a noisy choice; level 3's deductions from movement and setup); otherwise the
+  positional step of level 3's plan.
   A novice's setup: both bases just behind the front row, the rest auto-arranged.
 - 3 «Капитан-лейтенант»: heuristic evaluation (unit values, a positional plan: approach the enemy
   and its likely bases, keep weapons by their carriers, keep weak units out of contact) with

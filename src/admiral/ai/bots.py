@@ -207,7 +207,7 @@ class Config:
 
 
 CONFIGS = {
-    2: Config(memory=False, follow=False, infer=False, samples=16, plan=True, search=0, deep=0, noise=0.5, fresh=True,
+    2: Config(memory=False, follow=False, infer=True, samples=16, plan=True, search=0, deep=0, noise=0.5, fresh=True,
               setup="forward"),
     3: Config(memory=True, follow=False, infer=True, samples=30, plan=True, search=0, deep=0, noise=0.05),
     4: Config(memory=True, follow=False, infer=True, samples=30, plan=True, search=6, deep=6, noise=0.05,

@@ -885,16 +885,16 @@ class GameService:
         """
         note = note or None
         if note is not None and note not in self.rules.note_values():
-            raise ServiceError("bad_note", "Такой заметки нет: тип корабля, «?», «слабый» или «сильный».")
+            raise ServiceError("bad_note", _("Такой заметки нет: тип корабля, «?», «слабый» или «сильный»."))
         async with self._locked(g):
             self._check_playing(g)
             now = self.rules.ply(g.game)
             if ply > now:
-                raise ServiceError("stale_ply", "Такой позиции ещё не было: заметка не сохранена.", {"ply": now})
+                raise ServiceError("stale_ply", _("Такой позиции ещё не было: заметка не сохранена."), {"ply": now})
             if ply < now:  # the marker as the player saw it then, wherever it went since
                 cell = next(iter(self.rules.follow_notes(g.game, side, {cell: "?"}, ply)), "")
             if cell not in self.rules.enemy_markers(g.game, side):
-                raise ServiceError("not_a_marker", "Заметку можно поставить только на корабль противника.")
+                raise ServiceError("not_a_marker", _("Заметку можно поставить только на корабль противника."))
             notes = dict(self.notes_of(g, side) or {})
             if note is None:
                 notes.pop(cell, None)
@@ -904,7 +904,7 @@ class GameService:
                 self.store.replace_notes(g.id, side, now, notes)
             except Exception:
                 g.log.exception("notes write failed side=%s", side)
-                raise ServiceError("unavailable", "Заметку не удалось сохранить. Попробуйте ещё раз.") from None
+                raise ServiceError("unavailable", _("Заметку не удалось сохранить. Попробуйте ещё раз.")) from None
             g.seats[side].notes = (now, notes)
         # Only this seat's sockets answer with a snapshot: the opponent must not even learn that notes changed.
         await self.bus.publish(f"game:{g.id}", {"type": "notes", "side": side, "revision": self.store.known.get(g.id)})
