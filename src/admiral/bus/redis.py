@@ -143,14 +143,26 @@ class RedisBus(EventBus):
     async def mark_present(self, game_id: str, side: str, present: bool) -> None:
         """Presence hash ``admiral:presence:{game}:{side}``: field = instance id, value = expiry (epoch ms).
         Instances refresh their marks (heartbeat) well inside the TTL."""
-        key = f"admiral:presence:{game_id}:{side}"
+        if present:
+            await self.heartbeat([(game_id, side)])
+            return
         try:
-            if present:
-                expiry = int(time.time() * 1000) + self.PRESENCE_TTL_S * 1000
-                await self.redis.hset(key, self.instance_id, expiry)
-                await self.redis.expire(key, self.PRESENCE_TTL_S * 2)
-            else:
-                await self.redis.hdel(key, self.instance_id)
+            await self.redis.hdel(f"admiral:presence:{game_id}:{side}", self.instance_id)
+        except RedisError:
+            log.warning("presence update failed", exc_info=True)
+
+    async def heartbeat(self, marks: list[tuple[str, str]]) -> None:
+        """Set (or renew) the presence marks ``(game_id, side)`` of this instance, all in one round trip."""
+        if not marks:
+            return
+        expiry = int(time.time() * 1000) + self.PRESENCE_TTL_S * 1000
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for game_id, side in marks:
+                    key = f"admiral:presence:{game_id}:{side}"
+                    pipe.hset(key, self.instance_id, expiry)
+                    pipe.expire(key, self.PRESENCE_TTL_S * 2)
+                await pipe.execute()
         except RedisError:
             log.warning("presence update failed", exc_info=True)
 
@@ -159,8 +171,11 @@ class RedisBus(EventBus):
         now = int(time.time() * 1000)
         out: dict[str, bool] = {}
         try:
-            for side in ("south", "north"):
-                marks = await self.redis.hgetall(f"admiral:presence:{game_id}:{side}")
+            async with self.redis.pipeline(transaction=False) as pipe:  # one round trip for both sides
+                for side in ("south", "north"):
+                    pipe.hgetall(f"admiral:presence:{game_id}:{side}")
+                both = await pipe.execute()
+            for side, marks in zip(("south", "north"), both, strict=True):
                 out[side] = any(k != self.instance_id and int(v) > now for k, v in marks.items())
         except (RedisError, ValueError):
             log.warning("presence read failed", exc_info=True)
