@@ -208,12 +208,14 @@ def test_a_failed_write_is_never_shown_and_the_next_action_goes_through(browsers
 
 
 def test_a_write_in_flight_leaves_the_loop_free_and_no_socket_sees_its_move(browsers, client) -> None:
-    # An action's write runs in a database thread: the server answers meanwhile, and a socket that opens while the
-    # engine copy is ahead of the database waits for the outcome; the write fails here, so it sees version 0.
+    # An action's write runs in a database thread (PostgreSQL; forced here): the server answers meanwhile, and a
+    # socket that opens while the engine copy is ahead of the database waits for the outcome; the write fails
+    # here, so it sees version 0.
     import threading
 
     from sqlalchemy.exc import OperationalError
 
+    client.app.state.service.db_threads = True  # on SQLite too (there calls run inline by default)
     store = client.app.state.service.store
     real = store.append_actions
     entered, release, left = threading.Event(), threading.Event(), threading.Event()
