@@ -146,6 +146,7 @@ def test_a_foreign_action_is_applied_from_the_event_without_a_database_read(apps
     north.join(two, invite)
     with south.ws(one, game_id) as sws, north.ws(two, game_id) as nws:
         at(sws, 0), at(nws, 0)
+        subscribed(f"game:{game_id}", 2)  # and each instance's resync on subscribing is under way (not counted)
         s_snap, n_snap = ready(sws, nws)
         for ply in range(4):  # South on instance one, North on instance two: every action crosses
             mover, snap = (sws, s_snap) if ply % 2 == 0 else (nws, n_snap)
@@ -231,6 +232,7 @@ def test_an_event_whose_deltas_are_too_big_carries_none_and_the_database_is_read
 
     with south.ws(one, game_id) as sws, north.ws(two, game_id) as nws:
         at(sws, 0), at(nws, 0)
+        subscribed(f"game:{game_id}", 2)
         s_snap, _ = ready(sws, nws)
         local.deliver = listening
         try:
@@ -245,3 +247,44 @@ def test_an_event_whose_deltas_are_too_big_carries_none_and_the_database_is_read
         assert any(m.get("version") == 1 and m.get("revision") is not None for m in heard)
         assert after[1] - before[1] == 1  # one load of the tail
         assert (after[2] - before[2], after[3] - before[3]) == (0, 1)
+
+
+def test_an_event_published_before_the_instance_subscribed_is_not_lost(apps) -> None:
+    # A game's first socket on an instance gets its snapshot at once, but the instance's Redis subscription
+    # follows within its listener's next turn: an event published in between reaches nobody there. When the
+    # subscription lands, the socket re-reads the game (no resync tick in these tests: it would come 10 s late).
+    import asyncio
+
+    one, two = apps
+    south, north, watcher = Browser(), Browser(), Browser()
+    game_id, invite = south.create(one)
+    north.join(one, invite)
+    bus = two.service.bus
+    real_sync = bus._sync
+    landed = threading.Event()
+
+    async def late_sync(pubsub: Any, subscribed: set[str], **kwargs: Any) -> None:
+        if f"game:{game_id}" in bus._channels and f"game:{game_id}" not in subscribed:
+            await asyncio.sleep(1.0)  # the subscription reaches Redis a second late
+            await real_sync(pubsub, subscribed, **kwargs)
+            landed.set()
+        else:
+            await real_sync(pubsub, subscribed, **kwargs)
+
+    with south.ws(one, game_id) as sws, north.ws(one, game_id) as nws:
+        at(sws, 0), at(nws, 0)
+        s_snap, _ = ready(sws, nws)
+        bus._sync = late_sync
+        try:
+            with watcher.ws(two, game_id) as spectator:
+                assert at(spectator, 0)["game"]["version"] == 0
+                sws.send_json({"type": "action", "ply": 0, "action": move(s_snap)})
+                at(nws, 1)
+                assert not landed.is_set()  # the event went out while instance two was not listening
+                seen: list[dict] = []
+                reader = threading.Thread(target=lambda: seen.append(at(spectator, 1)), daemon=True)
+                reader.start()
+                reader.join(10)
+                assert landed.is_set() and seen and seen[0]["game"]["version"] == 1
+        finally:
+            bus._sync = real_sync

@@ -3,8 +3,10 @@
 Every instance publishes to Redis and listens to the channels its sockets subscribed to. A message carries
 the publishing instance's id (``origin``): the instance delivers its own messages to its local subscribers at
 once and skips their echo from Redis, so local delivery never waits for the network. Pub/sub keeps nothing:
-after the connection to Redis drops and comes back, every local subscriber gets ``{"type": "changed",
-"resync": true}`` so that its socket re-reads the game (clients resynchronise by version).
+when a channel's subscription reaches Redis (a game's first socket here, up to 0.2 s after it opened, or
+every channel after the connection to Redis dropped and came back), its local subscribers get
+``{"type": "changed", "resync": true}`` so that their sockets re-read the game (clients resynchronise by
+version).
 """
 
 from __future__ import annotations
@@ -77,10 +79,17 @@ class RedisBus(EventBus):
             self._changed.set()
         return sub
 
-    async def _sync(self, pubsub: Any, subscribed: set[str]) -> None:
+    async def _sync(self, pubsub: Any, subscribed: set[str], *, reconnect: bool = False) -> None:
+        """Bring the Redis subscriptions in line with the local subscribers' channels. A channel just subscribed
+        (a first socket of a game here, or every channel after a reconnect) may have missed messages published
+        before Redis knew of it: its subscribers get ``{"type": "changed", "resync": true}`` (with ``"reconnect":
+        true`` after a reconnect)."""
         wanted = set(self._channels)
         if add := wanted - subscribed:
             await pubsub.subscribe(*add)
+            message = {"type": "changed", "resync": True, **({"reconnect": True} if reconnect else {})}
+            for channel in add:
+                self._local.deliver(channel, dict(message))
         if drop := subscribed - wanted:
             await pubsub.unsubscribe(*drop)
         subscribed.clear()
@@ -94,14 +103,14 @@ class RedisBus(EventBus):
             subscribed: set[str] = set()
             try:
                 await pubsub.subscribe("admiral:hello")  # a channel to hold the connection open
-                if not first:  # messages may have been lost while disconnected
-                    for channel in list(self._channels):
-                        self._local.deliver(channel, {"type": "changed", "resync": True})
-                first, delay = False, 0.2
+                delay = 0.2  # every channel is subscribed anew below, each with a resync (see _sync)
+                reconnect, first = not first, False
+                self._changed.set()
                 while not self._closing:
                     if self._changed.is_set():
                         self._changed.clear()
-                        await self._sync(pubsub, subscribed)
+                        await self._sync(pubsub, subscribed, reconnect=reconnect)
+                        reconnect = False
                     msg = await pubsub.get_message(timeout=0.2)
                     if msg is None or msg.get("type") != "message":
                         continue

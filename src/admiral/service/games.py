@@ -1367,6 +1367,13 @@ class GameService:
         if changed:
             await self._publish(g)
 
+    def _due(self, g: LiveGame) -> bool:
+        """Whether the cached copy shows a flag fallen or a setup deadline gone by (what :meth:`_check_deadlines`
+        acts on)."""
+        if g.status == "play" and g.clock is not None and g.clock.running is not None:
+            return g.clock.left(g.clock.running, time.monotonic()) <= 0
+        return g.status == "setup" and g.setup_deadline_ms is not None and _wall_ms() >= g.setup_deadline_ms
+
     async def _check_deadlines(self, g: LiveGame) -> bool:
         """Flag fall or setup expiry, if due. Caller holds the lock. Returns whether the game changed."""
         mono = time.monotonic()
@@ -1398,7 +1405,10 @@ class GameService:
         if self.bus.shared:
             await self._shared_sweep()
         for g in list(self.games.values()):
-            if not g.timed or g.lock.locked():
+            # Only a game whose copy shows a deadline gone by takes its lock (with instances sharing the games a
+            # lock is a Redis round trip and a revision check): a copy behind another instance's changes may miss
+            # a deadline, but the database's overdue games above catch that.
+            if not g.timed or g.lock.locked() or not self._due(g):
                 continue
             try:
                 async with self._locked(g):

@@ -98,6 +98,9 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                 batch.append(sub.queue.get_nowait())
             if shared:
                 ticks = all(m.get("type") == "tick" for m in batch)
+                # a tick, or the resync when this instance's subscription lands, only checks: a snapshot follows
+                # if the check found a change (after a Redis reconnect every socket gets one)
+                checks = all(m.get("type") == "tick" or (m.get("resync") and not m.get("reconnect")) for m in batch)
                 foreign = any(m.get("origin") or m.get("resync") or m.get("type") == "tick" for m in batch)
                 try:
                     revisions = [m.get("revision") for m in batch if m.get("type") == "changed"]
@@ -109,7 +112,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                 except Exception:  # the database or Redis hiccuped: the next event or tick tries again
                     g.log.warning("refresh failed", exc_info=True)
                     continue
-                if not changed and ticks:
+                if not changed and checks:
                     continue
             for m in batch:
                 if m.get("rematch_url") and side is not None:
