@@ -23,14 +23,11 @@ from typing import Any
 
 import pytest
 
-PG_URL = os.environ.get("ADMIRAL_TEST_DATABASE_URL", "")
-REDIS_URL = os.environ.get("ADMIRAL_TEST_REDIS_URL", "")
+from .conftest import NEEDS_SERVICES, REDIS_URL
+
 SECRET = "cluster-test-secret-" + secrets.token_hex(8)
 
-pytestmark = pytest.mark.skipif(
-    not (PG_URL.startswith("postgresql") and REDIS_URL),
-    reason="two-instance tests need ADMIRAL_TEST_DATABASE_URL (PostgreSQL) and ADMIRAL_TEST_REDIS_URL (Redis)",
-)
+pytestmark = NEEDS_SERVICES
 
 
 def _free_port() -> int:
@@ -86,29 +83,16 @@ class Instance:
 
 
 @pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[tuple[Instance, Instance]]:
-    from sqlalchemy import create_engine, make_url, text
-
-    from admiral.store import upgrade_database
-
-    name = f"admiral_cluster_{secrets.token_hex(4)}"
-    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    db_url = make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
-    upgrade_database(db_url)
+def cluster(tmp_path: Path, shared_db: str) -> Iterator[tuple[Instance, Instance]]:
     one = two = None
     try:
-        one = Instance(db_url, tmp_path, "one")
-        two = Instance(db_url, tmp_path, "two")
+        one = Instance(shared_db, tmp_path, "one")
+        two = Instance(shared_db, tmp_path, "two")
         yield one, two
     finally:
         for inst in (one, two):
             if inst is not None:
                 inst.stop()
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 class Player:

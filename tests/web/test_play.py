@@ -205,3 +205,44 @@ def test_a_failed_write_is_never_shown_and_the_next_action_goes_through(browsers
         assert fingerprint(observe(live.south, live.id))[0] == 1
         live.act("north")
         assert live.snaps["south"]["game"]["version"] == 2
+
+
+def test_a_write_in_flight_leaves_the_loop_free_and_no_socket_sees_its_move(browsers, client) -> None:
+    # An action's write runs in a database thread (PostgreSQL; forced here): the server answers meanwhile, and a
+    # socket that opens while the engine copy is ahead of the database waits for the outcome; the write fails
+    # here, so it sees version 0.
+    import threading
+
+    from sqlalchemy.exc import OperationalError
+
+    client.app.state.service.db_threads = True  # on SQLite too (there calls run inline by default)
+    store = client.app.state.service.store
+    real = store.append_actions
+    entered, release, left = threading.Event(), threading.Event(), threading.Event()
+
+    def held_then_failed(*args, **kwargs):
+        entered.set()
+        try:
+            release.wait(10)
+            raise OperationalError("INSERT", {}, Exception("connection lost"))
+        finally:
+            left.set()
+
+    with live_game(browsers) as live:
+        store.append_actions = held_then_failed
+        try:
+            live.sws.send_json({"type": "action", "ply": 0, "action": live.snaps["south"]["view"]["legal"][0]})
+            assert entered.wait(10)
+            assert client.get("/healthz").status_code == 200  # served while the write is held
+            assert not left.is_set()
+            with live.north.ws(live.id) as late:
+                threading.Timer(0.3, release.set).start()
+                first = until(late, lambda m: m["type"] == "snapshot")
+                assert left.is_set() and first["game"]["version"] == 0
+            assert error(live.sws)["code"] == "unavailable"
+        finally:
+            release.set()
+            store.append_actions = real
+        assert observe(live.north, live.id)["game"]["version"] == 0
+        live.act("south")
+        assert live.snaps["north"]["game"]["version"] == 1

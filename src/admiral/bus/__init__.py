@@ -78,6 +78,12 @@ class EventBus(ABC):
     async def mark_present(self, game_id: str, side: str, present: bool) -> None:  # noqa: B027 - optional hook
         """Record whether this instance holds an open socket of ``side`` in ``game_id`` (shared buses only)."""
 
+    async def heartbeat(self, marks: list[tuple[str, str]]) -> None:
+        """Renew the presence marks ``(game_id, side)`` of this instance's open sockets (by default one
+        :meth:`mark_present` each; a networked bus sends them together)."""
+        for game_id, side in marks:
+            await self.mark_present(game_id, side, True)
+
     async def present_elsewhere(self, game_id: str) -> dict[str, bool]:
         """Sides of ``game_id`` with an open socket on another instance (shared buses only)."""
         return {}

@@ -3,8 +3,10 @@
 Every instance publishes to Redis and listens to the channels its sockets subscribed to. A message carries
 the publishing instance's id (``origin``): the instance delivers its own messages to its local subscribers at
 once and skips their echo from Redis, so local delivery never waits for the network. Pub/sub keeps nothing:
-after the connection to Redis drops and comes back, every local subscriber gets ``{"type": "changed",
-"resync": true}`` so that its socket re-reads the game (clients resynchronise by version).
+when a channel's subscription reaches Redis (a game's first socket here, up to 0.2 s after it opened, or
+every channel after the connection to Redis dropped and came back), its local subscribers get
+``{"type": "changed", "resync": true}`` so that their sockets re-read the game (clients resynchronise by
+version).
 """
 
 from __future__ import annotations
@@ -77,10 +79,17 @@ class RedisBus(EventBus):
             self._changed.set()
         return sub
 
-    async def _sync(self, pubsub: Any, subscribed: set[str]) -> None:
+    async def _sync(self, pubsub: Any, subscribed: set[str], *, reconnect: bool = False) -> None:
+        """Bring the Redis subscriptions in line with the local subscribers' channels. A channel just subscribed
+        (a first socket of a game here, or every channel after a reconnect) may have missed messages published
+        before Redis knew of it: its subscribers get ``{"type": "changed", "resync": true}`` (with ``"reconnect":
+        true`` after a reconnect)."""
         wanted = set(self._channels)
         if add := wanted - subscribed:
             await pubsub.subscribe(*add)
+            message = {"type": "changed", "resync": True, **({"reconnect": True} if reconnect else {})}
+            for channel in add:
+                self._local.deliver(channel, dict(message))
         if drop := subscribed - wanted:
             await pubsub.unsubscribe(*drop)
         subscribed.clear()
@@ -94,14 +103,14 @@ class RedisBus(EventBus):
             subscribed: set[str] = set()
             try:
                 await pubsub.subscribe("admiral:hello")  # a channel to hold the connection open
-                if not first:  # messages may have been lost while disconnected
-                    for channel in list(self._channels):
-                        self._local.deliver(channel, {"type": "changed", "resync": True})
-                first, delay = False, 0.2
+                delay = 0.2  # every channel is subscribed anew below, each with a resync (see _sync)
+                reconnect, first = not first, False
+                self._changed.set()
                 while not self._closing:
                     if self._changed.is_set():
                         self._changed.clear()
-                        await self._sync(pubsub, subscribed)
+                        await self._sync(pubsub, subscribed, reconnect=reconnect)
+                        reconnect = False
                     msg = await pubsub.get_message(timeout=0.2)
                     if msg is None or msg.get("type") != "message":
                         continue
@@ -143,14 +152,26 @@ class RedisBus(EventBus):
     async def mark_present(self, game_id: str, side: str, present: bool) -> None:
         """Presence hash ``admiral:presence:{game}:{side}``: field = instance id, value = expiry (epoch ms).
         Instances refresh their marks (heartbeat) well inside the TTL."""
-        key = f"admiral:presence:{game_id}:{side}"
+        if present:
+            await self.heartbeat([(game_id, side)])
+            return
         try:
-            if present:
-                expiry = int(time.time() * 1000) + self.PRESENCE_TTL_S * 1000
-                await self.redis.hset(key, self.instance_id, expiry)
-                await self.redis.expire(key, self.PRESENCE_TTL_S * 2)
-            else:
-                await self.redis.hdel(key, self.instance_id)
+            await self.redis.hdel(f"admiral:presence:{game_id}:{side}", self.instance_id)
+        except RedisError:
+            log.warning("presence update failed", exc_info=True)
+
+    async def heartbeat(self, marks: list[tuple[str, str]]) -> None:
+        """Set (or renew) the presence marks ``(game_id, side)`` of this instance, all in one round trip."""
+        if not marks:
+            return
+        expiry = int(time.time() * 1000) + self.PRESENCE_TTL_S * 1000
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for game_id, side in marks:
+                    key = f"admiral:presence:{game_id}:{side}"
+                    pipe.hset(key, self.instance_id, expiry)
+                    pipe.expire(key, self.PRESENCE_TTL_S * 2)
+                await pipe.execute()
         except RedisError:
             log.warning("presence update failed", exc_info=True)
 
@@ -159,8 +180,11 @@ class RedisBus(EventBus):
         now = int(time.time() * 1000)
         out: dict[str, bool] = {}
         try:
-            for side in ("south", "north"):
-                marks = await self.redis.hgetall(f"admiral:presence:{game_id}:{side}")
+            async with self.redis.pipeline(transaction=False) as pipe:  # one round trip for both sides
+                for side in ("south", "north"):
+                    pipe.hgetall(f"admiral:presence:{game_id}:{side}")
+                both = await pipe.execute()
+            for side, marks in zip(("south", "north"), both, strict=True):
                 out[side] = any(k != self.instance_id and int(v) > now for k, v in marks.items())
         except (RedisError, ValueError):
             log.warning("presence read failed", exc_info=True)

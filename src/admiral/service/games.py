@@ -29,15 +29,18 @@ import asyncio
 import base64
 import concurrent.futures
 import contextlib
+import functools
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from admiral.bus import EventBus
 from admiral.i18n import _
@@ -57,6 +60,9 @@ __all__ = ["GameService", "LiveGame", "Seat", "ServiceOptions"]
 log = logging.getLogger("admiral.game")
 
 SIDES = ("south", "north")
+#: Columns of the game row a foreign instance takes from an action's delta (the rest does not change in play).
+DELTA_KEYS = ("ply", "status", "draw_offer", "clock_south_ms", "clock_north_ms", "clock_running", "clock_started_at")
+T = TypeVar("T")
 #: Prefix of the pseudo browser hash that marks a seat held by the AI: ``bot:3``.
 BOT_PREFIX = "bot:"
 
@@ -174,6 +180,15 @@ class LiveGame:
         #: that check found a change (sockets of the game share one check a second).
         self.refreshed_at = 0.0
         self.refreshed_changed = False
+        #: When this instance last read where the players' sockets are (instances sharing the games).
+        self.presence_at = 0.0
+        #: Clear while an action's write is in flight (the engine copy is ahead of the database then): whoever
+        #: shows the game (a socket's snapshot) waits for it, so nobody ever sees a move that is not stored.
+        self.settled = asyncio.Event()
+        self.settled.set()
+        #: Deltas of the actions committed here and not yet published (instances sharing the games): the
+        #: next "changed" event carries them, so other instances apply them without reading the database.
+        self.outbox: list[dict[str, Any]] = []
 
     @property
     def active(self) -> bool:
@@ -226,6 +241,16 @@ class GameService:
         self._bot_pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=max(1, self.options.bot_workers), thread_name_prefix="admiral-bot"
         )
+        #: Threads for the database calls of the hot path (an action's write, a catch-up's read), so the
+        #: event loop keeps serving the other games meanwhile.
+        self._db_pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="admiral-db")
+        #: Whether those calls use the threads: yes for a database over the network (PostgreSQL: the loop would
+        #: wait for its round trips), no for SQLite, a local file whose short statements cost less than the
+        #: hand-off to a thread (ws_load at saturation: 790 actions/s inline, 450–480 in threads).
+        self.db_threads = store.engine.dialect.name != "sqlite"
+        #: How this instance brought cached games up to another instance's changes: ``event`` (a delta applied
+        #: in memory), ``database`` (read from the database: a gap, no delta, a tick, a lock's check).
+        self.catch_ups: Counter[str] = Counter()
 
     # -- life cycle ----------------------------------------------------------------------------------
 
@@ -262,6 +287,7 @@ class GameService:
             task.cancel()
         self._bot_pool.shutdown(wait=False, cancel_futures=True)
         self._checkpoint()
+        self._db_pool.shutdown(wait=False)
 
     def _resume_all(self, loaded: list[tuple[LiveGame, GameRow]]) -> None:
         """After a restart, in one pass with one "now": running clocks start again from now, setup
@@ -289,32 +315,62 @@ class GameService:
     @contextlib.asynccontextmanager
     async def _locked(self, g: LiveGame) -> AsyncIterator[None]:
         """Hold the game for one mutation: its asyncio lock; with instances sharing the games (a Redis bus)
-        also the game's Redis lock, and the cached copy is re-read from the database if another instance
-        changed it (``games.revision``). Why a Redis lock rather than a database row lock: the repository's
-        transactions are short, one per call, and must not span the engine's work and awaits; the lock is
-        held for milliseconds, and its lease frees a game whose instance died. The unique ``(game_id, ply)``
-        of the action rows stays the last guard should a lease ever expire mid-write."""
+        also the game's Redis lock, and the cached copy is brought up to date if another instance changed it
+        (``games.revision``, read in a worker thread). Why a Redis lock rather than a database row lock: the
+        repository's transactions are short, one per call, and must not span the engine's work and awaits; the
+        lock is held for milliseconds, and its lease frees a game whose instance died. The unique ``(game_id,
+        ply)`` of the action rows stays the last guard should a lease ever expire mid-write."""
         async with g.lock:
             if not self.bus.shared:
                 yield
                 return
             async with self.bus.lock(f"game:{g.id}"):
-                self._catch_up(g)
+                await self._catch_up(g)
                 yield
 
-    def _catch_up(self, g: LiveGame) -> bool:
-        """Apply what another instance wrote since this copy was read (caller holds ``g.lock``); one database
-        round trip when nothing changed. :returns: whether the game was re-read."""
-        if not self.store.stale(g.id):
-            return False
-        self._reload(g, tail=True)
+    async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a blocking store call in a database thread, off the event loop (inline without ``db_threads``).
+        Once started, the call is seen through: a caller cancelled meanwhile still waits for its outcome (a
+        transaction that may have committed) and gets it; the cancellation is then dropped, so the caller's
+        bookkeeping (a reload after a failed write) is never skipped halfway."""
+        if not self.db_threads:
+            return fn(*args, **kwargs)
+        loop = asyncio.get_running_loop()
+        fut = loop.run_in_executor(self._db_pool, functools.partial(fn, *args, **kwargs))
+        while True:
+            try:
+                return await asyncio.shield(fut)
+            except asyncio.CancelledError:
+                if fut.cancelled():
+                    raise
+
+    async def _catch_up(self, g: LiveGame, *, stale: bool = False) -> bool:
+        """Apply what another instance wrote since this copy was read (caller holds ``g.lock``): one database
+        round trip (in a worker thread) when nothing changed; ``stale``: known to be behind, skip that check.
+
+        :returns: whether the game was re-read."""
+        if not stale:
+            revision = await self._db(self.store.revision, g.id)
+            if revision == self.store.known.get(g.id):
+                return False
+        await self._areload(g, tail=True)
+        self.catch_ups["database"] += 1
+        metrics.CATCH_UPS.labels(source="database").inc()
         return True
 
-    async def refresh(self, g: LiveGame, *, force: bool = True, revision: int | None = None) -> bool:
-        """Re-read ``g`` if another instance changed it, and where its players' sockets are (instances sharing
-        the games only; a no-op otherwise). Without ``force`` (a socket's periodic resync) a game checked less
-        than a second ago is not checked again: its sockets share one check. ``revision``: the one an event
-        announced; when this copy has it already, the database is not asked.
+    #: Seconds between reads of where a game's sockets are, while events with deltas keep its copy fresh.
+    PRESENCE_READ_S = 10.0
+
+    async def refresh(
+        self, g: LiveGame, *, force: bool = True, revision: int | None = None, deltas: list[dict] | None = None
+    ) -> bool:
+        """Bring ``g`` up to another instance's changes, and learn where its players' sockets are (instances
+        sharing the games only; a no-op otherwise). Without ``force`` (a socket's periodic resync) a game
+        checked less than a second ago is not checked again: its sockets share one check. ``revision``: the one
+        an event announced; when this copy has it already, the database is not asked. ``deltas``: the events'
+        actions (:meth:`_apply_deltas`); when they lead this copy to ``revision`` the database is not asked
+        either, and where the sockets are is re-read only every ``PRESENCE_READ_S`` (a socket opening or closing
+        sends an event without deltas; a dead instance's marks expire within ``RedisBus.PRESENCE_TTL_S``).
 
         :returns: whether anything a snapshot shows may have changed."""
         if not self.bus.shared:
@@ -323,22 +379,89 @@ class GameService:
         if not force and mono - g.refreshed_at < 1.0:
             return g.refreshed_changed
         g.refreshed_at = mono
-        changed = False
+        changed = applied = False
         known = self.store.known.get(g.id)
         fresh = revision is not None and known is not None and revision <= known  # no database trip needed
         if not fresh:
             async with g.lock:  # reading needs no Redis lock: writers take it, and write whole revisions
-                changed = self._catch_up(g)
-        elsewhere = await self.bus.present_elsewhere(g.id)
-        mono = time.monotonic()
-        for side, seat in g.seats.items():
-            now_there = elsewhere.get(side, False)
-            if now_there != seat.elsewhere:
-                seat.elsewhere, changed = now_there, True
-                if not seat.connected:
-                    seat.gone_since = mono
+                known = self.store.known.get(g.id)
+                if revision is not None and known is not None and revision <= known:
+                    pass  # another socket of the game caught up while this one waited for the lock
+                elif (outcome := self._apply_deltas(g, deltas, revision) if deltas else False) is None:
+                    g.settled.clear()  # the copy broke: nobody sees it until it is replayed
+                    try:
+                        await self._catch_up(g, stale=True)
+                    finally:
+                        g.settled.set()
+                    changed = True
+                elif outcome:
+                    changed = applied = True
+                else:
+                    behind = revision is not None and revision > (self.store.known.get(g.id) or -1)
+                    changed = await self._catch_up(g, stale=behind)
+        if not applied or mono - g.presence_at >= self.PRESENCE_READ_S:
+            g.presence_at = mono
+            elsewhere = await self.bus.present_elsewhere(g.id)
+            mono = time.monotonic()
+            for side, seat in g.seats.items():
+                now_there = elsewhere.get(side, False)
+                if now_there != seat.elsewhere:
+                    seat.elsewhere, changed = now_there, True
+                    if not seat.connected:
+                        seat.gone_since = mono
         g.refreshed_changed = changed
         return changed
+
+    def _apply_deltas(self, g: LiveGame, deltas: list[dict], revision: int | None) -> bool | None:
+        """Apply other instances' action deltas (``{"base", "revision", "actions": [[ply, notation], …],
+        "game": {column: value}}``, see :meth:`_commit`) to the cached copy, in memory. Caller holds ``g.lock``.
+        A delta applies only on the revision it was made on (``base``): a gap (a lost or late event, a write
+        without a delta), a game that ends, or anything that does not fit is left to the database.
+
+        :returns: ``True`` when the copy reached ``revision`` this way, ``False`` when the database must supply
+            the rest (what did apply stays), ``None`` when the copy broke (an action did not apply): it must be
+            replayed from the start."""
+        applied = False
+        for delta in sorted(deltas, key=lambda d: d.get("revision", -1)):
+            known = self.store.known.get(g.id)
+            try:
+                base, rev, rows, values = delta["base"], delta["revision"], delta["actions"], delta["game"]
+            except (KeyError, TypeError):
+                return False
+            if known is not None and rev <= known:
+                continue
+            if known is None or base != known or rev != base + 1 or not rows:
+                return False
+            if g.game is None or g.status != "play" or values.get("status", "play") != "play":
+                return False  # an end (its credit is in the database) or a game this copy does not hold
+            if self.rules.ply(g.game) != rows[0][0]:
+                return False
+            try:
+                for ply, notation in rows:
+                    if self.rules.ply(g.game) != ply:
+                        raise ValueError(f"delta ply {ply} at engine ply {self.rules.ply(g.game)}")
+                    done = self.rules.apply(g.game, notation)
+                    if done.turn and done.actor:
+                        g.turns[done.actor] += 1
+            except Exception:
+                g.log.exception("a delta did not apply; the game is replayed from the database")
+                g.game = None
+                return None
+            g.draw_offer = values.get("draw_offer")
+            if g.settings.base_ms and "clock_south_ms" in values:
+                g.clock = self._restore_clock(
+                    values["clock_south_ms"], values["clock_north_ms"], values["clock_running"],
+                    values["clock_started_at"],
+                )  # fmt: skip
+            g.views_version = -1
+            self.store.known[g.id] = rev
+            applied = True
+            self.catch_ups["event"] += 1
+            metrics.CATCH_UPS.labels(source="event").inc()
+        if applied:
+            self._schedule(g)
+        known = self.store.known.get(g.id)
+        return applied and (revision is None or (known is not None and known >= revision))
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -409,14 +532,23 @@ class GameService:
                     if len(g.credited) < sum(1 for s in g.seats.values() if s.bot_level is None):
                         self._credit(g)  # a crash between the end and the credit: finish the job
         if g.settings.base_ms and g.game is not None:
-            g.clock = GameClock({"south": row.clock_south_ms or 0, "north": row.clock_north_ms or 0})
-            # The running clock has run since its stored stamp (a reload, or another instance's game): charge
-            # that time; a restart of a lone server then restarts the clocks from "now" (_resume_all).
-            wall = _wall_ms()
-            started = row.clock_started_at or wall
-            g.clock.start(row.clock_running, time.monotonic() - max(0, wall - started) / 1000, started)
+            g.clock = self._restore_clock(row.clock_south_ms, row.clock_north_ms, row.clock_running,
+                                          row.clock_started_at)  # fmt: skip
         else:
             g.clock = None
+
+    @staticmethod
+    def _restore_clock(
+        south_ms: int | None, north_ms: int | None, running: str | None, started: int | None
+    ) -> GameClock:
+        """A clock from its stored values. The running clock has run since its stored stamp (a reload, or another
+        instance's game): that time is charged; a restart of a lone server then restarts the clocks from "now"
+        (``_resume_all``)."""
+        clock = GameClock({"south": south_ms or 0, "north": north_ms or 0})
+        wall = _wall_ms()
+        started = started or wall
+        clock.start(running, time.monotonic() - max(0, wall - started) / 1000, started)
+        return clock
 
     def _record_settings(self, g: LiveGame) -> dict[str, Any]:
         return {"game_id": g.id, **g.settings.to_dict()}
@@ -425,15 +557,35 @@ class GameService:
         """Rebuild ``g`` in place from the database (caller holds the lock): after a failed write, from scratch;
         with ``tail`` (another instance moved the game on), only the action rows past the cached ply are read
         and applied. If even reading fails, drop ``g`` from the cache so that the next access loads it afresh."""
+        since = self.rules.ply(g.game) if tail and g.game is not None else 0
         try:
-            since = self.rules.ply(g.game) if tail and g.game is not None else 0
-            loaded = self.store.load_game(g.id, since)
-            if loaded is not None and since and loaded.game.ply != since + len(loaded.actions):
-                loaded = self.store.load_game(g.id)  # the tail does not fit the cache: replay it all
+            loaded = self._read_game(g.id, since)
         except Exception:
             g.log.exception("reload failed; the game leaves the cache")
             self.games.pop(g.id, None)
             return
+        self._refill(g, loaded)
+
+    async def _areload(self, g: LiveGame, *, tail: bool = False) -> None:
+        """:meth:`_reload` with the database read in a worker thread (caller holds the lock, so the copy does not
+        move meanwhile)."""
+        since = self.rules.ply(g.game) if tail and g.game is not None else 0
+        try:
+            loaded = await self._db(self._read_game, g.id, since)
+        except Exception:
+            g.log.exception("reload failed; the game leaves the cache")
+            self.games.pop(g.id, None)
+            return
+        self._refill(g, loaded)
+
+    def _read_game(self, game_id: str, since: int) -> LoadedGame | None:
+        """The stored game with its actions from ply ``since`` on, or all of them if that tail does not fit."""
+        loaded = self.store.load_game(game_id, since)
+        if loaded is not None and since and loaded.game.ply != since + len(loaded.actions):
+            loaded = self.store.load_game(game_id)  # the tail does not fit the cache: replay it all
+        return loaded
+
+    def _refill(self, g: LiveGame, loaded: LoadedGame | None) -> None:
         if loaded is not None:
             self._fill(g, loaded)
             self._schedule(g)
@@ -713,10 +865,23 @@ class GameService:
         """The ``setup.state`` message for ``side``."""
         return {"type": "setup.state", **self._setup_state(g, side)}
 
+    #: Most deltas one event carries, and most bytes (JSON) they may take: beyond, the event carries none
+    #: and other instances read the database.
+    DELTAS_MAX = 8
+    DELTAS_MAX_BYTES = 4096
+
     async def _publish(self, g: LiveGame, **extra: Any) -> None:
         message = {"type": "changed", "version": self._version(g), **extra}
         if self.bus.shared:  # lets other instances skip the database when their copy is already this fresh
-            message["revision"] = self.store.known.get(g.id)
+            message["revision"] = revision = self.store.known.get(g.id)
+            deltas, g.outbox = g.outbox, []
+            if (
+                deltas
+                and deltas[-1]["revision"] == revision
+                and len(deltas) <= self.DELTAS_MAX
+                and len(json.dumps(deltas)) <= self.DELTAS_MAX_BYTES
+            ):
+                message["deltas"] = deltas
         await self.bus.publish(f"game:{g.id}", message)
 
     # -- the one entry point for socket messages -------------------------------------------------------
@@ -846,7 +1011,7 @@ class GameService:
                 and self.rules.to_act(g.game) == side
                 and (decl := self.rules.auto_declaration(g.game)) is not None
             ):
-                self._commit(g, [decl])
+                await self._commit(g, [decl])
         await self._publish(g)
 
     # -- notes on enemy markers (issue 7) ----------------------------------------------------------------
@@ -932,10 +1097,10 @@ class GameService:
             if self.rules.to_act(g.game) != side:
                 raise ServiceError("not_your_turn", _("Сейчас не ваш ход."))
             if g.clock is not None and g.clock.left(side, time.monotonic()) <= 0:
-                self._commit(g, [self.rules.end_action("flag", side)])
+                await self._commit(g, [self.rules.end_action("flag", side)])
                 flagged = True
             else:
-                self._commit(g, [notation])
+                await self._commit(g, [notation])
         await self._publish(g)
         metrics.ACTION_LATENCY.observe(time.perf_counter() - received)
         if flagged:
@@ -947,9 +1112,10 @@ class GameService:
         if g.status != "play":
             raise ServiceError("not_started", _("Партия ещё не началась."))
 
-    def _commit(self, g: LiveGame, actions: list[str]) -> None:
+    async def _commit(self, g: LiveGame, actions: list[str]) -> None:
         """Apply ``actions`` (then any automatic declarations), append their rows and save the game, in one
-        transaction. Caller holds the lock.
+        transaction (in a worker thread; ``g.settled`` is clear meanwhile). Caller holds the lock. Instances
+        sharing the games: the rows and the game's new values are queued as a delta for the next event.
 
         :raises ServiceError: ``illegal_action`` if the first action is illegal (nothing changes then).
         """
@@ -980,23 +1146,37 @@ class GameService:
                 draw_offer=None,
             )  # fmt: skip
             g.log.info("over winner=%s reason=%s ply=%s", result["winner"], result["reason"], values["ply"])
+        base = self.store.known.get(g.id)
+        g.settled.clear()  # the engine state runs ahead of the database: never let anyone see a move not stored
         try:
-            self.store.append_actions(g.id, rows, **values)
+            await self._db(self.store.append_actions, g.id, rows, **values)
         except DuplicatePly:
             g.log.warning("duplicate ply on write; reloading from the database")
-            self._reload(g)
+            await self._areload(g)
             raise ServiceError("stale_ply", _("Позиция уже изменилась: ход не принят.")) from None
         except Exception:
-            # The engine state ran ahead of the database: never let anyone see a move that is not stored.
             g.log.exception("action write failed; reloading from the database")
-            self._reload(g)
+            await self._areload(g)
             raise ServiceError("unavailable", _("Ход не удалось сохранить. Попробуйте ещё раз.")) from None
+        finally:
+            g.settled.set()
+        revision = self.store.known.get(g.id)
+        if self.bus.shared and base is not None and revision == base + 1:
+            g.outbox.append({
+                "base": base, "revision": revision, "actions": [[ply, notation] for ply, notation, _ in rows],
+                "game": {k: values[k] for k in DELTA_KEYS if k in values},
+            })  # fmt: skip
+            del g.outbox[: -self.DELTAS_MAX]
         for ply, notation, actor in rows:
             g.log.info("ply=%s side=%s action=%s", ply, actor, notation)
         metrics.ACTIONS.inc(len(rows))
         if result is not None:
-            self._credit(g)
+            await self._credit_async(g)
         self._schedule(g)
+
+    async def _credit_async(self, g: LiveGame) -> None:
+        """:meth:`_credit` with its database work in a worker thread (a game's end, under its lock)."""
+        await self._db(self._credit, g)
 
     def _credit(self, g: LiveGame) -> None:
         """Credit the finished game to its human commanders, exactly once (a failure is logged: the game's
@@ -1047,9 +1227,9 @@ class GameService:
                     raise ServiceError(
                         "cannot_claim", _("Победу можно потребовать, когда соперник отключён не меньше минуты.")
                     )
-                self._commit(g, [self.rules.end_action("abandon", _other(side))])
+                await self._commit(g, [self.rules.end_action("abandon", _other(side))])
             else:
-                self._commit(g, [self.rules.end_action("resign", side)])
+                await self._commit(g, [self.rules.end_action("resign", side)])
         await self._publish(g)
 
     async def offer_draw(self, g: LiveGame, side: str) -> None:
@@ -1062,7 +1242,7 @@ class GameService:
                     "draw_declined", _("ИИ «%(name)s» отклоняет ничью: партия продолжается.", name=_(name))
                 )
             if g.draw_offer == _other(side):
-                self._commit(g, [self.rules.end_action("draw", None)])
+                await self._commit(g, [self.rules.end_action("draw", None)])
             elif g.draw_offer == side:
                 raise ServiceError("draw_already_offered", _("Вы уже предложили ничью."))
             else:
@@ -1077,7 +1257,7 @@ class GameService:
             self._check_playing(g)
             if g.draw_offer != _other(side):
                 raise ServiceError("no_draw_offer", _("Соперник не предлагал ничью."))
-            self._commit(g, [self.rules.end_action("draw", None)])
+            await self._commit(g, [self.rules.end_action("draw", None)])
         await self._publish(g)
 
     async def decline_draw(self, g: LiveGame, side: str) -> None:
@@ -1242,17 +1422,17 @@ class GameService:
                         return  # the game moved on meanwhile (resignation, flag, abort): the answer is void
                     g.log.info("bot level=%s ply=%s think_ms=%.0f action=%s", level, ply, think_ms, notation)
                     if g.clock is not None and g.clock.left(side, time.monotonic()) <= 0:
-                        self._commit(g, [self.rules.end_action("flag", side)])
+                        await self._commit(g, [self.rules.end_action("flag", side)])
                     elif notation is None:
-                        self._commit(g, [self.rules.end_action("resign", side)])
+                        await self._commit(g, [self.rules.end_action("resign", side)])
                     else:
                         try:
-                            self._commit(g, [notation])
+                            await self._commit(g, [notation])
                         except ServiceError as e:
                             if e.code != "illegal_action":
                                 raise
                             g.log.error("bot level=%s chose an illegal %s at ply=%s; it resigns", level, notation, ply)
-                            self._commit(g, [self.rules.end_action("resign", side)])
+                            await self._commit(g, [self.rules.end_action("resign", side)])
             await self._publish(g)
         except asyncio.CancelledError:
             raise
@@ -1262,20 +1442,27 @@ class GameService:
     async def _on_timer(self, g: LiveGame) -> None:
         changed = False
         async with self._locked(g):
-            changed = self._check_deadlines(g)
+            changed = await self._check_deadlines(g)
             if not changed:
                 self._schedule(g)
         if changed:
             await self._publish(g)
 
-    def _check_deadlines(self, g: LiveGame) -> bool:
+    def _due(self, g: LiveGame) -> bool:
+        """Whether the cached copy shows a flag fallen or a setup deadline gone by (what :meth:`_check_deadlines`
+        acts on)."""
+        if g.status == "play" and g.clock is not None and g.clock.running is not None:
+            return g.clock.left(g.clock.running, time.monotonic()) <= 0
+        return g.status == "setup" and g.setup_deadline_ms is not None and _wall_ms() >= g.setup_deadline_ms
+
+    async def _check_deadlines(self, g: LiveGame) -> bool:
         """Flag fall or setup expiry, if due. Caller holds the lock. Returns whether the game changed."""
         mono = time.monotonic()
         if g.status == "play" and g.clock is not None and g.clock.running is not None:
             side = g.clock.running
             if g.clock.left(side, mono) <= 0:
                 g.log.info("flag side=%s", side)
-                self._commit(g, [self.rules.end_action("flag", side)])
+                await self._commit(g, [self.rules.end_action("flag", side)])
                 return True
         elif g.status == "setup" and g.setup_deadline_ms is not None and _wall_ms() >= g.setup_deadline_ms:
             self._expire_setup(g)
@@ -1299,11 +1486,14 @@ class GameService:
         if self.bus.shared:
             await self._shared_sweep()
         for g in list(self.games.values()):
-            if not g.timed or g.lock.locked():
+            # Only a game whose copy shows a deadline gone by takes its lock (with instances sharing the games a
+            # lock is a Redis round trip and a revision check): a copy behind another instance's changes may miss
+            # a deadline, but the database's overdue games above catch that.
+            if not g.timed or g.lock.locked() or not self._due(g):
                 continue
             try:
                 async with self._locked(g):
-                    changed = self._check_deadlines(g)
+                    changed = await self._check_deadlines(g)
                 if changed:
                     await self._publish(g)
             except Exception:
@@ -1324,17 +1514,16 @@ class GameService:
         mono = time.monotonic()
         if mono - self._presence_at >= 10.0:
             self._presence_at = mono
-            for g in list(self.games.values()):
-                for side, seat in g.seats.items():
-                    if seat.connections > 0:
-                        await self.bus.mark_present(g.id, side, True)
-        for game_id in self.store.overdue_game_ids(_wall_ms()):
+            marks = [(g.id, side) for g in list(self.games.values()) for side, seat in g.seats.items()
+                     if seat.connections > 0]  # fmt: skip
+            await self.bus.heartbeat(marks)
+        for game_id in await self._db(self.store.overdue_game_ids, _wall_ms()):
             try:
                 g = self.get(game_id)
                 if g.lock.locked():
                     continue
                 async with self._locked(g):
-                    changed = self._check_deadlines(g)
+                    changed = await self._check_deadlines(g)
                 if changed:
                     g.log.info("took over an overdue deadline")
                     await self._publish(g)
@@ -1346,7 +1535,7 @@ class GameService:
         database (such games are mostly not loaded), then the cached ones are brought in line and published."""
         now = _now()
         cutoff = datetime.fromtimestamp(now.timestamp() - self.options.waiting_ttl_s, UTC)
-        expired = self.store.expire_waiting(cutoff, now)
+        expired = await self._db(self.store.expire_waiting, cutoff, now)
         changed = []
         for game_id in expired:
             g = self.games.get(game_id)

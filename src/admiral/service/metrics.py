@@ -27,7 +27,7 @@ from prometheus_client import (
     Histogram,
 )
 
-__all__ = ["ACTIONS", "ACTION_LATENCY", "BOT_MOVE_SECONDS", "OPEN_GAMES", "REGISTRY", "SOCKETS"]
+__all__ = ["ACTIONS", "ACTION_LATENCY", "BOT_MOVE_SECONDS", "CATCH_UPS", "OPEN_GAMES", "REGISTRY", "SOCKETS"]
 
 #: Every metric of the app; ``GET /metrics`` exposes this registry.
 REGISTRY = CollectorRegistry()
@@ -46,6 +46,15 @@ SOCKETS = Gauge(
 
 #: Action rows written (players' and bots' actions, automatic declarations, ends: resign, flag, draw…).
 ACTIONS = Counter("admiral_actions", "Actions applied and stored (one per action row written).", registry=REGISTRY)
+
+#: Instances sharing the games: how a cached game caught up with another instance's change: ``event`` (the
+#: event's delta applied in memory) or ``database`` (read back: a gap, an event without a delta, a resync).
+CATCH_UPS = Counter(
+    "admiral_catch_ups",
+    "Cached games brought up to another instance's change, by source (event delta or database read).",
+    ["source"],
+    registry=REGISTRY,
+)
 
 #: From the service receiving a player's action to "changed" being published (lock wait, engine, commit).
 ACTION_LATENCY = Histogram(

@@ -50,6 +50,8 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        #: The same pool for single reads outside a transaction: no BEGIN/ROLLBACK round trips around them.
+        self._reads = engine.execution_options(isolation_level="AUTOCOMMIT")
         #: The ``games.revision`` this store last read or wrote, per game: when the database holds another
         #: one, some other instance changed the game (see :meth:`stale`).
         self.known: dict[str, int] = {}
@@ -64,8 +66,9 @@ class Store:
             self.known[game_id] = rev
 
     def revision(self, game_id: str) -> int | None:
-        """The game's revision in the database (``None``: no such game)."""
-        with self.engine.connect() as conn:
+        """The game's revision in the database (``None``: no such game). One statement, no transaction around
+        it: every mutation of a game in several instances asks this first."""
+        with self._reads.connect() as conn:
             return conn.execute(select(_GAMES.c.revision).where(_GAMES.c.id == game_id)).scalar()
 
     def stale(self, game_id: str) -> bool:

@@ -90,7 +90,8 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         while True:
             if shared:  # instances sharing the games: a tick re-reads the game even if an event was lost
                 try:
-                    msg = await asyncio.wait_for(sub.get(), RESYNC_S)
+                    async with asyncio.timeout(RESYNC_S):  # cheaper than wait_for, which wraps get() in a task
+                        msg = await sub.get()
                 except TimeoutError:
                     msg = {"type": "tick"}
             else:
@@ -100,21 +101,28 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                 batch.append(sub.queue.get_nowait())
             if shared:
                 ticks = all(m.get("type") == "tick" for m in batch)
+                # a tick, or the resync when this instance's subscription lands, only checks: a snapshot follows
+                # if the check found a change (after a Redis reconnect every socket gets one)
+                checks = all(m.get("type") == "tick" or (m.get("resync") and not m.get("reconnect")) for m in batch)
                 foreign = any(m.get("origin") or m.get("resync") or m.get("type") == "tick" for m in batch)
                 try:
                     revisions = [m.get("revision") for m in batch if m.get("type") == "changed"]
                     newest = max(revisions) if revisions and None not in revisions else None
-                    changed = await service.refresh(g, force=not ticks, revision=newest) if foreign else False
+                    deltas = [d for m in batch if m.get("origin") for d in m.get("deltas") or ()]
+                    changed = (
+                        await service.refresh(g, force=not ticks, revision=newest, deltas=deltas) if foreign else False
+                    )
                 except Exception:  # the database or Redis hiccuped: the next event or tick tries again
                     g.log.warning("refresh failed", exc_info=True)
                     continue
-                if not changed and ticks:
+                if not changed and checks:
                     continue
             if all(m.get("type") == "notes" and m.get("side") != side for m in batch):
                 continue  # another seat's private notes changed: nothing this socket may see
             for m in batch:
                 if m.get("rematch_url") and side is not None:
                     await sock.send({"type": "rematch", "url": m["rematch_url"]})
+            await g.settled.wait()  # an action's write in flight: show the game once it is stored (or undone)
             await sock.send(service.snapshot(g, side, browser))
 
     writer_task = asyncio.create_task(writer())
@@ -122,6 +130,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     metrics.SOCKETS.inc()
     try:
         await service.refresh(g)  # sharing instances: this one's copy may be behind
+        await g.settled.wait()
         await sock.send(service.snapshot(g, side, browser))
         while True:
             message = await ws.receive()
