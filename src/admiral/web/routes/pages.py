@@ -85,6 +85,7 @@ async def rules_page(request: Request) -> HTMLResponse:
     ctx = {
         "kinds": list(Kind),
         "ru": {k.code: code[k] for k in Kind},
+        "names": {k.code: _(k.ru_name) for k in Kind},
         "fleet_size": FLEET_SIZE,
         "quiet_limit": QUIET_LIMIT,
         "grace_s": request.app.state.settings.claim_grace_ms // 1000,
