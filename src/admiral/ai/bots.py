@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from ..engine import (
-    FRONT_ROW,
     SCALE,
     Action,
     Attack,
@@ -181,9 +180,9 @@ class RandomBot:
 
 @dataclass(frozen=True, slots=True)
 class Config:
-    """What a heuristic level uses. ``memory``/``follow``/``infer``: the :class:`Belief` switches;
-    ``samples``: determinizations per move; ``plan``: the positional plan (else a plain approach to
-    the nearest marker); ``search``: candidates searched two plies deep (0: none); ``deep``: worlds
+    """What a heuristic level uses (every level has the positional plan and the belief's deductions).
+    ``memory``/``follow``/``fresh``: the :class:`Belief` switches; ``samples``: determinizations per
+    move; ``search``: candidates searched two plies deep (0: none); ``deep``: worlds
     per searched candidate; ``noise``: random tie-break added to every score; ``setup``: a key of
     :data:`~admiral.ai.setups.SETUPS` (``forward``: bases just behind the front row, ``back``: bases
     on the back edge, ``guarded``: bases on the back edge between mines, ``admiral``: the whole
@@ -193,9 +192,7 @@ class Config:
 
     memory: bool
     follow: bool
-    infer: bool
     samples: int
-    plan: bool
     search: int
     deep: int
     noise: float
@@ -207,12 +204,10 @@ class Config:
 
 
 CONFIGS = {
-    2: Config(memory=False, follow=False, infer=True, samples=16, plan=True, search=0, deep=0, noise=0.5, fresh=True,
-              setup="forward"),
-    3: Config(memory=True, follow=False, infer=True, samples=30, plan=True, search=0, deep=0, noise=0.05),
-    4: Config(memory=True, follow=False, infer=True, samples=30, plan=True, search=6, deep=6, noise=0.05,
-              setup="guarded"),
-    5: Config(memory=True, follow=True, infer=True, samples=30, plan=True, search=8, deep=8, noise=0.05,
+    2: Config(memory=False, follow=False, samples=16, search=0, deep=0, noise=0.5, fresh=True, setup="forward"),
+    3: Config(memory=True, follow=False, samples=30, search=0, deep=0, noise=0.05),
+    4: Config(memory=True, follow=False, samples=30, search=6, deep=6, noise=0.05, setup="guarded"),
+    5: Config(memory=True, follow=True, samples=30, search=8, deep=8, noise=0.05,
               setup="admiral", defend=True, pairs=True, bomb=True),
 }  # fmt: skip
 
@@ -242,7 +237,7 @@ class HeuristicBot:
     def _start(self, side: Side) -> None:
         self.side = Side(side)
         c = self.cfg
-        self.belief = Belief(self.side, follow=c.follow, infer=c.infer, memory=c.memory, fresh=c.fresh)
+        self.belief = Belief(self.side, follow=c.follow, memory=c.memory, fresh=c.fresh)
         self.seen_ply = -1
         # My units the opponent has seen in a battle report (followed through my own moves): what
         # the search's reply model lets the opponent know of my fleet.
@@ -404,19 +399,16 @@ class _Context:
         }
         # Few enemies left or a long quiet: every ship hunts the bases.
         self.endgame = len(self.markers) <= 20 or view.quiet >= 80
-        if self.cfg.plan:
-            p_base = {c: d.get(VMB, 0.0) for c, d in probs.items()}
-            top = max(p_base.values(), default=0.0)
-            targets = {c for c, p in p_base.items() if top > 0 and p >= 0.5 * top}
-            if not self.cfg.infer:
-                targets = {c for c in targets if c not in FRONT_ROW[self.enemy]} or targets
-            targets |= {c for c, k in self.known.items() if k is A}
-            self.base_dist = _field(targets or self.markers)
-            self.threat_dist = None
-            if self.cfg.defend:
-                threatened = [c for c, k in self.own.items() if k is VMB and self.enemy_dist[c] <= 3]
-                if threatened:
-                    self.threat_dist = _field(set(threatened))
+        p_base = {c: d.get(VMB, 0.0) for c, d in probs.items()}
+        top = max(p_base.values(), default=0.0)
+        targets = {c for c, p in p_base.items() if top > 0 and p >= 0.5 * top}
+        targets |= {c for c, k in self.known.items() if k is A}
+        self.base_dist = _field(targets or self.markers)
+        self.threat_dist = None
+        if self.cfg.defend:
+            threatened = [c for c, k in self.own.items() if k is VMB and self.enemy_dist[c] <= 3]
+            if threatened:
+                self.threat_dist = _field(set(threatened))
 
     # -- values ------------------------------------------------------------------------------
 
@@ -473,8 +465,6 @@ class _Context:
                 th = threat.get(n)
                 if th is not None and th[k] > danger:
                     danger = th[k]
-        if not self.cfg.plan:
-            return (-0.2 * e if k in STRIKERS or k in (TR, ST, TK) else 0.0) - 0.6 * self.scarce * danger
         b = self.base_dist[c]
         t = 0.0
         if self.endgame and (k.is_rated or k is BR):
@@ -512,8 +502,6 @@ class _Context:
         """Change of the positional points when my unit steps ``src`` → ``dst``."""
         own = self.own
         k = own[src]
-        if not self.cfg.plan:
-            return self.term(k, dst, own) - self.term(k, src, own)
         cells = {src, dst, *RING[src], *RING[dst]}
         before = sum(self.term(own[c], c, own) for c in cells if c in own)
         del own[src]
