@@ -553,22 +553,11 @@ class GameService:
     def _record_settings(self, g: LiveGame) -> dict[str, Any]:
         return {"game_id": g.id, **g.settings.to_dict()}
 
-    def _reload(self, g: LiveGame, *, tail: bool = False) -> None:
-        """Rebuild ``g`` in place from the database (caller holds the lock): after a failed write, from scratch;
-        with ``tail`` (another instance moved the game on), only the action rows past the cached ply are read
-        and applied. If even reading fails, drop ``g`` from the cache so that the next access loads it afresh."""
-        since = self.rules.ply(g.game) if tail and g.game is not None else 0
-        try:
-            loaded = self._read_game(g.id, since)
-        except Exception:
-            g.log.exception("reload failed; the game leaves the cache")
-            self.games.pop(g.id, None)
-            return
-        self._refill(g, loaded)
-
     async def _areload(self, g: LiveGame, *, tail: bool = False) -> None:
-        """:meth:`_reload` with the database read in a worker thread (caller holds the lock, so the copy does not
-        move meanwhile)."""
+        """Rebuild ``g`` in place from the database (caller holds the lock, so the copy does not move meanwhile;
+        the read runs in a worker thread on PostgreSQL): after a failed write, from scratch; with ``tail``
+        (another instance moved the game on), only the action rows past the cached ply are read and applied.
+        If even reading fails, drop ``g`` from the cache so that the next access loads it afresh."""
         since = self.rules.ply(g.game) if tail and g.game is not None else 0
         try:
             loaded = await self._db(self._read_game, g.id, since)
@@ -707,7 +696,7 @@ class GameService:
             if g.status != "waiting" or not free:
                 return g.id
             if not self.store.claim_seat(g.id, free[0], browser_hash):
-                self._reload(g)
+                await self._areload(g)
                 return g.id
             g.seats[free[0]].browser_hash = browser_hash
             g.seats[free[0]].gone_since = time.monotonic()
