@@ -64,7 +64,7 @@ export function choose({ title, intro, note = null, options, cancel = t("Отм�
       list.append(b);
     }
     dlg.append(h("h2", { id: "dlg-title" }, title));
-    if (intro) dlg.append(h("p", { class: "muted" }, intro));
+    if (intro) dlg.append(h("p", { class: "muted dialog-intro" }, intro));
     if (note) dlg.append(h("p", { class: "dialog-note" }, note));
     dlg.append(list);
     if (cancel) dlg.append(h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "btn", onclick: () => done(null) }, cancel)));

@@ -297,7 +297,7 @@ export class PlayScreen {
       }));
     choose({
       title: t("Ваш корабль атакован!"),
-      intro: p ? t("Атака с {src} на {target}. Объявите защиту — ваши часы идут.", { src: cellRu(p.src), target: cellRu(p.target) }) : t("Объявите защиту — ваши часы идут."),
+      intro: this.defenceIntro(p),
       options,
       cancel: null,
       note: this.note,
@@ -306,6 +306,16 @@ export class PlayScreen {
     }).then((d) => {
       if (d) this.act(d.text);
     });
+  }
+
+  /** The defence dialog's first line: where the attack comes from, and "your clock runs" only when it does. */
+  defenceIntro(p) {
+    const timed = this.countdown.remaining(this.seat) != null;
+    if (p) {
+      const at = { src: cellRu(p.src), target: cellRu(p.target) };
+      return timed ? t("Атака с {src} на {target}. Объявите защиту — ваши часы идут.", at) : t("Атака с {src} на {target}. Объявите защиту.", at);
+    }
+    return timed ? t("Объявите защиту — ваши часы идут.") : t("Объявите защиту.");
   }
 
   closeDialogs() {

@@ -176,6 +176,7 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         wait_version(north, v + 1)
         north_dialog = north.locator("dialog.defender-dialog")
         north_dialog.wait_for()
+        assert "ваши часы идут" in north_dialog.locator(".dialog-intro").inner_text()  # a 10+5 game
         north.screenshot(path=shots / "09-defender-dialog-phone.png")
         press(north, north_dialog.get_by_role("button", name=re.compile("Строй: 2 КР")))
         both_at((south, north), v + 2)

@@ -198,6 +198,8 @@ def test_lessons_four_to_ten(browser, server_url, shots, page_errors):
         dialog.get_by_role("button", name="Строй: 2 КР").click()
         defence = page.locator("dialog.defender-dialog")
         defence.wait_for()
+        # A lesson has no clocks: the dialog does not say they run.
+        assert "часы" not in defence.locator(".dialog-intro").inner_text()
         wait_step(page, 1)
         assert "Ряд 18 сильнее ряда 15: победа атакующих." in page.locator(".report-overlay").inner_text()
         # A weaker declaration is refused; the dialog comes back for the right one.
