@@ -7,7 +7,7 @@ import re
 
 from admiral.tutorial import SCENARIOS, scenario
 
-from .conftest import RawDb
+from .conftest import Browser, RawDb, make_settings, running
 from .test_accounts import Person, register
 
 
@@ -97,6 +97,10 @@ def test_the_right_try_advances_and_is_remembered(browsers, settings):
     assert b.get("/api/tutorial/moving").json()["step"] == 1
     finish(b, "moving")
     assert marks(b)["moving"] == "done"
+    # A try after the last step (a second tab, a double click) says the lesson is over, not "not reached".
+    r = b.post("/api/tutorial/moving/act", json={"step": 3, "action": "e5-f5"})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "lesson_done"
+    assert "Урок уже пройден" in r.json()["error"]["message"]
     assert b.get("/api/tutorial/moving").json()["step"] == 0  # a finished lesson opens at its start
     db = RawDb(settings.database_url)
     try:
@@ -134,7 +138,7 @@ def test_bad_requests_are_refused(browsers):
     b = browsers()
     assert b.get("/api/tutorial/nope").status_code == 404
     assert b.post("/api/tutorial/nope/act", json={"step": 0, "action": "e4-e5"}).status_code == 404
-    for body in ({"step": -1, "action": "e4-e5"}, {"step": "x"}, {"step": 0, "op": "boom"}, {"step": 0, "x": 1},
+    for body in ({"step": -1, "action": "e4-e5"}, {"step": "x"}, {"step": "0", "action": "e4-e5"}, {"step": 0.0}, {"step": 0, "op": "boom"}, {"step": 0, "x": 1},
                  {"step": 0, "action": "e" * 65}, {"step": 0, "setup": {f"a{i}": "L" for i in range(81)}}):  # fmt: skip
         r = b.post("/api/tutorial/moving/act", json=body)
         assert r.status_code == 422, body
@@ -176,3 +180,14 @@ def test_registration_keeps_the_guests_progress_and_login_brings_it_back(client)
     assert other.get("/api/tutorial/attack").json()["step"] == 1
     fresh = Person(client, token=guest.token)  # the old guest browser without its session
     assert marks(fresh)["moving"] == ""
+
+
+def test_tries_are_rate_limited_per_address(db_url):
+    # A script hammering the act endpoint is slowed down like one creating games (RATE_TUTORIAL).
+    with running(make_settings(db_url, rate_tutorial="3/minute")) as client:
+        b = Browser(client)
+        for _ in range(3):
+            assert b.post("/api/tutorial/moving/act", json={"step": 0, "action": "a1-a2"}).status_code == 200
+        r = b.post("/api/tutorial/moving/act", json={"step": 0, "action": "e4-e5"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+        assert b.get("/api/tutorial/moving").json()["step"] == 0  # the refused try changed nothing

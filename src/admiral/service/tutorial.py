@@ -65,6 +65,8 @@ class TutorialService:
         if step is None:
             step = reached if reached < len(sc.steps) else 0
         last = len(sc.steps) - 1 if to_act else len(sc.steps)
+        if to_act and step == len(sc.steps) and reached >= step:
+            raise ServiceError("lesson_done", _("Урок уже пройден: откройте его заново, чтобы повторить."))
         if not 0 <= step <= min(reached, last):
             raise ServiceError("bad_step", _("До этого шага урока вы ещё не дошли."), {"reached": reached})
         return Lesson(sc, step)
@@ -85,7 +87,8 @@ class TutorialService:
         :returns: ``{"accepted", "step", "steps", "done", "frames", "setup", "spot"}`` — ``frames``: the
             player's views after its action and after each scripted reply; ``setup``: the setup lesson's
             state (on a refusal, the state to go back to).
-        :raises ServiceError: ``not_found``, ``bad_step``.
+        :raises ServiceError: ``not_found``, ``bad_step`` (a step not reached), ``lesson_done`` (a try after
+            the last step).
         """
         lesson = self._lesson(key, slug, step, to_act=True)
         if lesson.scenario.kind == "setup":

@@ -128,7 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "login": settings.rate_login, "login_account": settings.rate_login_account,
             "register": settings.rate_register, "recover": settings.rate_recover,
             "recover_account": settings.rate_recover_account, "feedback": settings.rate_feedback,
-            "games": settings.rate_games,
+            "games": settings.rate_games, "tutorial": settings.rate_tutorial,
         },
     )  # fmt: skip
 

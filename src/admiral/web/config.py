@@ -89,6 +89,8 @@ class Settings(BaseSettings):
     rate_recover_account: str = "3/hour"
     rate_feedback: str = "5/minute;30/hour"
     rate_games: str = "20/minute;200/hour"
+    #: Tries in lessons (``POST /api/tutorial/{slug}/act``) per client address.
+    rate_tutorial: str = "120/minute;2000/hour"
 
     templates_dir: Path = PROJECT_ROOT / "templates"
     static_dir: Path = PROJECT_ROOT / "static"

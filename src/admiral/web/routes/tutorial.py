@@ -11,19 +11,19 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from admiral.i18n import _
 from admiral.service import ServiceError
 
-from ..deps import BrowserHash, TutorialDep, api_error
+from ..deps import BrowserHash, TutorialDep, api_error, client_address
 from .pages import error_page, render
 
 __all__ = ["router"]
 
 router = APIRouter(tags=["tutorial"])
 
-_STATUS = {"not_found": 404, "bad_step": 409}
+_STATUS = {"not_found": 404, "bad_step": 409, "lesson_done": 409}
 #: Steps a lesson may have at most (a bound for the request models).
 MAX_STEP = 50
 
@@ -38,7 +38,7 @@ class LessonTry(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    step: Annotated[int, Field(ge=0, le=MAX_STEP)]
+    step: Annotated[StrictInt, Field(ge=0, le=MAX_STEP)]
     action: Annotated[str, Field(max_length=64)] | None = None
     op: Literal["update", "auto", "ready"] | None = None
     setup: (
@@ -80,9 +80,14 @@ async def lesson_state(
 
 
 @router.post("/api/tutorial/{slug}/act", response_model=None)
-async def lesson_act(slug: str, body: LessonTry, tutorial: TutorialDep, key: BrowserHash) -> Response | Any:
+async def lesson_act(
+    request: Request, slug: str, body: LessonTry, tutorial: TutorialDep, key: BrowserHash
+) -> Response | Any:
     """Try the step: ``{"accepted", "step", "steps", "done", "frames", "setup", "spot"}``. A try other than
-    the step's one expected action is answered ``accepted: false`` and changes nothing."""
+    the step's one expected action is answered ``accepted: false`` and changes nothing. ``409 lesson_done``
+    after the last step; ``429 rate_limited`` past ``RATE_TUTORIAL`` tries per client address."""
+    if not request.app.state.limits.hit("tutorial", client_address(request)):
+        return api_error(429, "rate_limited", _("Слишком много попыток. Подождите минуту и попробуйте снова."))
     try:
         return tutorial.act(key, slug, body.step, action=body.action, op=body.op, setup=body.setup)
     except ServiceError as e:
