@@ -275,6 +275,12 @@ def test_profile_leaderboard_and_public_page(client) -> None:
     board = Person(client).get("/leaders").text
     assert "Капитан Немо" in board and "Страница 1 из 1" in board
     assert Person(client).get("/c/nobody").status_code == 404
+    # A mistyped page number is a page with the site's frame, not a JSON body; a script asking for JSON gets JSON.
+    bad = Person(client).get("/leaders?page=x")
+    assert bad.status_code == 400 and bad.headers["content-type"].startswith("text/html")
+    assert "Неверный адрес страницы." in bad.text and 'href="/leaders"' in bad.text
+    bad = Person(client).get("/leaders?page=x", headers={"accept": "application/json"})
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "bad_request"
 
 
 def test_a_finished_game_is_credited_exactly_once(client) -> None:

@@ -207,6 +207,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError):
         fields = [".".join(str(p) for p in e["loc"]) for e in exc.errors()[:5]]
+        if _wants_page(request):
+            return pages.error_page(request, 400, _("Неверный адрес страницы."))
         return api_error(422, "bad_request", _("Неверный запрос."), {"fields": fields})
 
     @app.exception_handler(StarletteHTTPException)
@@ -225,6 +227,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(i18n_routes.router)
     app.mount("/static", StaticFiles(directory=str(settings.static_dir), check_dir=False), name="static")
     return app
+
+
+def _wants_page(request: Request) -> bool:
+    """Whether a validation error should be an HTML page: a browser's GET of a page (a bad query such as
+    ``/leaders?page=x``) outside ``/api/`` that does not ask for JSON; a post or a script gets the JSON body."""
+    if request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", ""):
+        return False
+    return request.method in ("GET", "HEAD")
 
 
 _HTTP_RU = {
