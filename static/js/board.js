@@ -162,19 +162,31 @@ export class Board {
     this.cells.get(cell).tabIndex = 0;
   }
 
-  /** Arrow keys move the focus as seen on screen; other keys go to `opts.onKey`. */
+  /** Arrow keys move the focus as seen on screen; Home/End to the row's ends, Ctrl+Home/End to the board's
+   * corners, PageUp/PageDown five rows (the ARIA grid keys; the page does not scroll). Other keys go to
+   * `opts.onKey`. */
   onKey(cell, ev) {
-    const step = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[ev.key];
-    if (!step) {
-      if (this.onKeyCb) this.onKeyCb(cell, ev);
-      return;
-    }
+    // Screen coordinates: x from the left, y from the top.
+    const north = this.orientation === "north";
+    let x = north ? WIDTH - 1 - cellCol(cell) : cellCol(cell);
+    let y = north ? cellRow(cell) : HEIGHT - 1 - cellRow(cell);
+    const ctrl = ev.ctrlKey || ev.metaKey;
+    switch (ev.key) {
+      case "ArrowUp": y -= 1; break;
+      case "ArrowDown": y += 1; break;
+      case "ArrowLeft": x -= 1; break;
+      case "ArrowRight": x += 1; break;
+      case "Home": x = 0; if (ctrl) y = 0; break;
+      case "End": x = WIDTH - 1; if (ctrl) y = HEIGHT - 1; break;
+      case "PageUp": y = Math.max(0, y - 5); break;
+      case "PageDown": y = Math.min(HEIGHT - 1, y + 5); break;
+      default:
+        if (this.onKeyCb) this.onKeyCb(cell, ev);
+        return;
+    } // prettier-ignore
     ev.preventDefault();
-    const sign = this.orientation === "north" ? -1 : 1;
-    const c = cellCol(cell) + step[0] * sign;
-    const r = cellRow(cell) + step[1] * sign;
-    if (c < 0 || c >= WIDTH || r < 0 || r >= HEIGHT) return;
-    const next = cellName(c, r);
+    if (x < 0 || x >= WIDTH || y < 0 || y >= HEIGHT) return;
+    const next = north ? cellName(WIDTH - 1 - x, y) : cellName(x, HEIGHT - 1 - y);
     this.setFocusable(next);
     this.cells.get(next).focus();
   }

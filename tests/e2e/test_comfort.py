@@ -271,6 +271,24 @@ def test_keyboard_play_and_a_remembered_mute(browser, server_url, shots, page_er
         # the cursor is visible: a 3 px outline on the focused cell
         assert page.evaluate("getComputedStyle(document.activeElement).outlineWidth") == "3px"
 
+        # Home/End go to the row's ends, Ctrl+Home/End to the board's corners, PageUp/PageDown five rows;
+        # none of them scrolls the page
+        scroll = page.evaluate("window.scrollY")
+        row = start[1:]
+        page.keyboard.press("End")
+        assert _focused_cell(page) == "n" + row
+        page.keyboard.press("Home")
+        assert _focused_cell(page) == "a" + row
+        page.keyboard.press("Control+End")
+        assert _focused_cell(page) == "n1"  # South's view: the bottom right is its own corner
+        page.keyboard.press("PageUp")
+        assert _focused_cell(page) == "n6"
+        page.keyboard.press("Control+Home")
+        assert _focused_cell(page) == "a15"
+        page.keyboard.press("PageDown")
+        assert _focused_cell(page) == "a10"
+        assert page.evaluate("window.scrollY") == scroll
+
         # select with Enter, cancel with Escape, select again and move with the arrow key and Enter
         src, _ = _forward_step(page)
         _cursor_to(page, src)
