@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from admiral.ai import Belief
-from admiral.ai.belief import STILL_MINE
+from admiral.ai.belief import BASE_DEPTH, STILL_MINE
 from admiral.engine import GameState, Kind, Side, apply, parse_cell, view
 
 E = parse_cell
@@ -160,3 +160,24 @@ def test_mines_are_likelier_under_markers_that_never_moved() -> None:
     rng = random.Random(2)
     deals = Counter(c for _ in range(2000) for c, k in belief.sample(rng).items() if k is Kind.M)
     assert deals[E("g14")] > 2 * deals[E("e11")]
+
+
+def test_levels_four_and_five_look_for_bases_deep_in_the_enemy_zone() -> None:
+    # rules §12: the search levels expect bases at the back (rules §3.2 keeps them off the front row only).
+    state = GameState.from_text("Le2 VMBa1 / KRa15 KRa14 KRa13 KRa12 KRa11 VMBn15", Side.SOUTH)
+    deep, flat = Belief(Side.SOUTH, deep_bases=True), Belief(Side.SOUTH)
+    for b in (deep, flat):
+        b.observe(view(state, Side.SOUTH))
+    p = {b: b.probabilities() for b in (deep, flat)}
+    rows = [E(f"a{r}") for r in (15, 14, 13, 12)]  # depth 0..3 of North's zone
+    assert [p[flat][c][Kind.VMB] for c in rows] == [p[flat][rows[0]][Kind.VMB]] * 4  # flat: the same everywhere
+    ratios = [p[deep][c][Kind.VMB] / p[deep][rows[2]][Kind.VMB] for c in rows]
+    assert ratios == pytest.approx([BASE_DEPTH[0], BASE_DEPTH[1], 1.0, BASE_DEPTH[3]])
+    assert Kind.VMB not in p[deep][E("a11")]  # the front row, rules §3.2
+    for dist in p[deep].values():
+        assert sum(dist.values()) == pytest.approx(1.0)
+    # Sampling agrees: the back edge gets a base far more often than the row just behind the front.
+    rng = random.Random(3)
+    deals = Counter(c for _ in range(2000) for c, k in deep.sample(rng).items() if k is Kind.VMB)
+    assert deals[E("a15")] > 4 * deals[E("a12")]
+    assert sum(deals.values()) == 2 * 2000

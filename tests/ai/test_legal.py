@@ -90,11 +90,12 @@ def test_a_zero_deadline_still_gives_a_legal_action(level: int) -> None:
 
 
 @pytest.mark.parametrize("side", list(Side))
-def test_level_two_sets_its_bases_forward_and_level_three_on_the_back_edge(side: Side) -> None:
-    """rules §3.2: bases never in the front row; the levels place them as their setups say."""
+def test_each_level_places_its_bases_as_its_setup_says(side: Side) -> None:
+    """rules §3.2: bases never in the front row; level 2 sets them just behind it, level 3 on the back edge
+    apart, level 4 on the back edge between two mines."""
     from admiral.ai.setups import FORWARD_ROW
     from admiral.engine import Kind
-    from admiral.engine.board import cell_col, cell_row
+    from admiral.engine.board import ORTH, cell_col, cell_row
 
     back = 0 if side is Side.SOUTH else 14
     forward = FORWARD_ROW if side is Side.SOUTH else 14 - FORWARD_ROW
@@ -105,3 +106,7 @@ def test_level_two_sets_its_bases_forward_and_level_three_on_the_back_edge(side:
         bases = [c for c, k in three.items() if k is Kind.VMB]
         assert [cell_row(c) for c in bases] == [back, back]
         assert abs(cell_col(bases[0]) - cell_col(bases[1])) >= 3
+        four = make_bot(4, seed).setup(side)
+        for base in (c for c, k in four.items() if k is Kind.VMB):
+            assert cell_row(base) == back
+            assert sum(four.get(n) is Kind.M for n in ORTH[base]) == 2

@@ -138,7 +138,8 @@ def test_bad_requests_are_refused(browsers):
     b = browsers()
     assert b.get("/api/tutorial/nope").status_code == 404
     assert b.post("/api/tutorial/nope/act", json={"step": 0, "action": "e4-e5"}).status_code == 404
-    for body in ({"step": -1, "action": "e4-e5"}, {"step": "x"}, {"step": "0", "action": "e4-e5"}, {"step": 0.0}, {"step": 0, "op": "boom"}, {"step": 0, "x": 1},
+    for body in ({"step": -1, "action": "e4-e5"}, {"step": "x"}, {"step": "0", "action": "e4-e5"},
+                 {"step": 0.0}, {"step": 0, "op": "boom"}, {"step": 0, "x": 1},
                  {"step": 0, "action": "e" * 65}, {"step": 0, "setup": {f"a{i}": "L" for i in range(81)}}):  # fmt: skip
         r = b.post("/api/tutorial/moving/act", json=body)
         assert r.status_code == 422, body

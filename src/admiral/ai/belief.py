@@ -18,6 +18,8 @@ Two switches set how much it remembers:
   ``VMB`` (rules §3.2); and a likelihood, not a certainty: a mine (``M``) hides
   :data:`STILL_MINE` times likelier under a marker that never moved (it moves only beside a
   destroyer, rules §5.2, and seldom has a reason to).
+- ``deep_bases`` (levels 4–5): a second likelihood: a base hides likelier the deeper its marker
+  started in the enemy's zone (:data:`BASE_DEPTH`), as commanders hide their bases at the back.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import random
 from dataclasses import dataclass
 
 from ..engine import FRONT_ROW, BattleReport, Cell, Kind, MoveView, PlayerView, Side
+from ..engine.board import cell_row
 
 __all__ = ["Belief", "Mark"]
 
@@ -34,16 +37,21 @@ MOBILE = tuple(k for k in Kind if k not in IMMOBILE)
 #: With ``infer``: how much likelier a mine (``M``) hides under a marker that never moved than under
 #: one that did (a mine moves only beside a destroyer, rules §5.2, and rarely has a reason to).
 STILL_MINE = 4.0
+#: With ``deep_bases``: how much likelier a base hides under a never-moved marker by the row it started in,
+#: counted from the enemy's back edge (index 0) to its front row (index 4, never a base: rules §3.2).
+BASE_DEPTH = (4.0, 2.0, 1.0, 0.5, 0.0)
 
 
 @dataclass(slots=True)
 class Mark:
     """One enemy marker as the bot knows it: ``kind`` (``None`` while unknown), ``moved`` (ever
-    seen to move), ``front`` (stood in the enemy's front row when first seen at the start)."""
+    seen to move), ``front`` (stood in the enemy's front row when first seen at the start), ``depth``
+    (its starting row counted from the enemy's back edge, 0–4; 2 when the start was not seen)."""
 
     kind: Kind | None = None
     moved: bool = False
     front: bool = False
+    depth: int = 2
 
 
 class Belief:
@@ -54,17 +62,20 @@ class Belief:
     :param infer: use movement and setup deductions (see module docstring).
     :param memory: remember revealed kinds at all (``False``: only public removal counts are used).
     :param fresh: without ``memory``, still know what the latest report shows (see module docstring).
+    :param deep_bases: weigh bases towards markers that started deep in the enemy's zone (:data:`BASE_DEPTH`).
     """
 
     def __init__(
-        self, side: Side, *, follow: bool = True, infer: bool = True, memory: bool = True, fresh: bool = False
-    ) -> None:
+        self, side: Side, *, follow: bool = True, infer: bool = True, memory: bool = True, fresh: bool = False,
+        deep_bases: bool = False,
+    ) -> None:  # fmt: skip
         self.side = Side(side)
         self.enemy = self.side.opponent
         self.follow = follow
         self.infer = infer
         self.memory = memory
         self.fresh = fresh and not memory
+        self.deep_bases = deep_bases and infer
         self.marks: dict[Cell, Mark] = {}
         self.lost: dict[Kind, int] = {}
         self.next_ply = 0
@@ -79,7 +90,9 @@ class Belief:
             self.started = True
             front = FRONT_ROW[self.enemy]
             opening = view.ply <= 1
-            self.marks = {c: Mark(front=opening and c in front) for c in markers}
+            self.marks = {
+                c: Mark(front=opening and c in front, depth=self._depth(c) if opening else 2) for c in markers
+            }
         if self.fresh and any(e.ply >= self.next_ply for e in view.events):
             for m in self.marks.values():
                 m.kind = None
@@ -99,6 +112,11 @@ class Belief:
             if c not in self.marks:
                 self.marks[c] = Mark(moved=True)
         self.lost = dict(view.lost[self.enemy])
+
+    def _depth(self, c: Cell) -> int:
+        """Rows from the enemy's back edge to ``c`` (0 on its back edge, 4 in its front row)."""
+        row = cell_row(c)
+        return row if self.enemy is Side.SOUTH else 14 - row
 
     def _moved(self, src: Cell, dst: Cell) -> None:
         mark = self.marks.pop(src, None)
@@ -143,11 +161,14 @@ class Belief:
             return False
         return not (kind is Kind.VMB and mark.front)
 
+    def _base_weight(self, m: Mark) -> float:
+        return BASE_DEPTH[min(4, max(0, m.depth))] if self.deep_bases else 1.0
+
     def probabilities(self) -> dict[Cell, dict[Kind, float]]:
         """Per marker, the probability of each kind (a known marker: its kind with probability 1).
 
         Unknown markers share the pool; with ``infer`` the immobile kinds go only to markers that
-        never moved (and a base never to a front-row starter).
+        never moved (and a base never to a front-row starter; with ``deep_bases`` likelier to a deep one).
         """
         pool = self.pool()
         unknown = [(c, m) for c, m in self.marks.items() if m.kind is None]
@@ -161,7 +182,7 @@ class Belief:
                 out[c] = dist
             return out
         n_sm = sum(1 for _, m in unknown if not m.moved)
-        n_vmb = sum(1 for _, m in unknown if not m.moved and not m.front)
+        n_vmb = sum(self._base_weight(m) for _, m in unknown if not m.moved and not m.front)
         p_sm = min(1.0, pool[Kind.SM] / n_sm) if n_sm else 0.0
         p_vmb = min(1.0, pool[Kind.VMB] / n_vmb) if n_vmb else 0.0
         others_total = sum(pool[k] for k in MOBILE if k is not Kind.M) or 1
@@ -173,7 +194,7 @@ class Belief:
                 if p_sm:
                     imm[Kind.SM] = p_sm
                 if p_vmb and not m.front:
-                    imm[Kind.VMB] = p_vmb
+                    imm[Kind.VMB] = min(1.0, p_vmb * self._base_weight(m))
             rest = max(0.0, 1.0 - sum(imm.values()))
             p_m = min(1.0, pool[Kind.M] * (1.0 if m.moved else STILL_MINE) / weights)
             dist = {k: p * rest * (1.0 - p_m) for k, p in others.items()}
@@ -194,6 +215,9 @@ class Belief:
         if self.infer:
             for kind in (Kind.VMB, Kind.SM):
                 slots = [c for c in unknown if self._eligible(self.marks[c], kind)]
+                if kind is Kind.VMB and self.deep_bases:  # a weighted draw without replacement, as for mines
+                    weight = self._base_weight
+                    slots.sort(key=lambda c: rng.random() ** (1.0 / max(1e-6, weight(self.marks[c]))), reverse=True)
                 take = min(pool[kind], len(slots))
                 for c in slots[:take]:
                     out[c] = kind

@@ -188,7 +188,8 @@ class Config:
     on the back edge, ``guarded``: bases on the back edge between mines, ``admiral``: the whole
     deliberate setup); ``defend``: ships shift towards a
     threatened base; ``pairs``: ships assemble formation pairs near the enemy; ``bomb``: the atomic
-    bomb advances and detonates on a favourable expected exchange."""
+    bomb advances and detonates on a favourable expected exchange; ``deep_bases``: the belief expects
+    bases deep in the enemy's zone (:data:`admiral.ai.belief.BASE_DEPTH`)."""
 
     memory: bool
     follow: bool
@@ -201,14 +202,16 @@ class Config:
     pairs: bool = False
     bomb: bool = False
     fresh: bool = False
+    deep_bases: bool = False
 
 
 CONFIGS = {
     2: Config(memory=False, follow=False, samples=16, search=0, deep=0, noise=0.5, fresh=True, setup="forward"),
     3: Config(memory=True, follow=False, samples=30, search=0, deep=0, noise=0.05),
-    4: Config(memory=True, follow=False, samples=30, search=6, deep=6, noise=0.05, setup="guarded"),
-    5: Config(memory=True, follow=True, samples=30, search=8, deep=8, noise=0.05,
-              setup="admiral", defend=True, pairs=True, bomb=True),
+    4: Config(memory=True, follow=False, samples=30, search=12, deep=16, noise=0.05, setup="guarded",
+              deep_bases=True),
+    5: Config(memory=True, follow=True, samples=30, search=16, deep=24, noise=0.05,
+              setup="admiral", defend=True, pairs=True, bomb=True, deep_bases=True),
 }  # fmt: skip
 
 
@@ -237,7 +240,7 @@ class HeuristicBot:
     def _start(self, side: Side) -> None:
         self.side = Side(side)
         c = self.cfg
-        self.belief = Belief(self.side, follow=c.follow, memory=c.memory, fresh=c.fresh)
+        self.belief = Belief(self.side, follow=c.follow, memory=c.memory, fresh=c.fresh, deep_bases=c.deep_bases)
         self.seen_ply = -1
         # My units the opponent has seen in a battle report (followed through my own moves): what
         # the search's reply model lets the opponent know of my fleet.
