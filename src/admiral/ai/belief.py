@@ -215,20 +215,15 @@ class Belief:
         if self.infer:
             for kind in (Kind.VMB, Kind.SM):
                 slots = [c for c in unknown if self._eligible(self.marks[c], kind)]
-                if kind is Kind.VMB and self.deep_bases:  # a weighted draw without replacement, as for mines
-                    weight = self._base_weight
-                    slots.sort(key=lambda c: rng.random() ** (1.0 / max(1e-6, weight(self.marks[c]))), reverse=True)
+                if kind is Kind.VMB and self.deep_bases:
+                    slots = _weighted_order(slots, lambda c: self._base_weight(self.marks[c]), rng)
                 take = min(pool[kind], len(slots))
                 for c in slots[:take]:
                     out[c] = kind
                     unknown.remove(c)
                 pool[kind] -= take
-            # Mines go preferably to markers that never moved (weighted draw without replacement).
-            keyed = sorted(
-                unknown,
-                key=lambda c: rng.random() ** (1.0 / (1.0 if self.marks[c].moved else STILL_MINE)),
-                reverse=True,
-            )
+            # Mines go preferably to markers that never moved.
+            keyed = _weighted_order(unknown, lambda c: 1.0 if self.marks[c].moved else STILL_MINE, rng)
             for c in keyed[: pool[Kind.M]]:
                 out[c] = Kind.M
                 unknown.remove(c)
@@ -241,3 +236,9 @@ class Belief:
         for c, k in zip(unknown, bag, strict=False):
             out[c] = k
         return out
+
+
+def _weighted_order(cells: list[Cell], weight, rng: random.Random) -> list[Cell]:
+    """``cells`` in the order of a weighted draw without replacement (each key ``u ** (1 / weight)``,
+    Efraimidis–Spirakis): the first ``n`` are a sample of ``n`` with chances by ``weight(cell) > 0``."""
+    return sorted(cells, key=lambda c: rng.random() ** (1.0 / max(1e-6, weight(c))), reverse=True)

@@ -207,14 +207,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError):
         fields = [".".join(str(p) for p in e["loc"]) for e in exc.errors()[:5]]
-        if _wants_page(request):
+        if not _wants_json(request) and request.method in ("GET", "HEAD"):  # a page's bad query: /leaders?page=x
             return pages.error_page(request, 400, _("Неверный адрес страницы."))
         return api_error(422, "bad_request", _("Неверный запрос."), {"fields": fields})
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException):
         message = _(_HTTP_RU.get(exc.status_code, N_("Ошибка запроса.")))
-        if request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", ""):
+        if _wants_json(request):
             return api_error(exc.status_code, "http_error", message)
         return pages.error_page(request, exc.status_code, message)
 
@@ -229,12 +229,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def _wants_page(request: Request) -> bool:
-    """Whether a validation error should be an HTML page: a browser's GET of a page (a bad query such as
-    ``/leaders?page=x``) outside ``/api/`` that does not ask for JSON; a post or a script gets the JSON body."""
-    if request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", ""):
-        return False
-    return request.method in ("GET", "HEAD")
+def _wants_json(request: Request) -> bool:
+    """Whether an error goes out as the JSON API's body (under ``/api/``, or asked for JSON) rather than a page."""
+    return request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", "")
 
 
 _HTTP_RU = {
