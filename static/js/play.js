@@ -143,7 +143,9 @@ export class PlayScreen {
     const conn = h("span", { class: "pb-conn" });
     const turn = h("span", { class: "pb-turn" });
     const clock = h("span", { class: "clock", role: "timer", "aria-label": t("Часы: {side}", { side: SIDE_RU[side] }) });
-    const el = h("div", { class: `player-bar side-${side}` }, h("span", { class: "pb-dot", "aria-hidden": "true" }), name, turn, conn, clock);
+    // A seated player's dot takes the pieces' colours (yours / the enemy's); a spectator's, the sides'.
+    const whose = this.seat ? (side === this.seat ? " own" : " enemy") : "";
+    const el = h("div", { class: `player-bar side-${side}${whose}` }, h("span", { class: "pb-dot", "aria-hidden": "true" }), name, turn, conn, clock);
     return { el, side, name, conn, turn, clock };
   }
 
@@ -295,6 +297,7 @@ export class PlayScreen {
         label: o.d.members.length === 1 ? t("Один: {unit}", { unit: ruName(o.kinds[0]) }) : t("Строй: {units}", { units: compositionText(o.kinds) }),
         detail: `${o.row == null ? t("вне шкалы") : t("ряд {row}", { row: o.row })} · ${o.d.members.map(cellRu).join(", ")}`,
       }));
+    this.overlay.hidden = true; // the previous battle's card would sit over the board under the dialog
     choose({
       title: t("Ваш корабль атакован!"),
       intro: this.defenceIntro(p),

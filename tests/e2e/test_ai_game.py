@@ -67,6 +67,14 @@ def test_play_against_level_1(browser, server_url, shots, page_errors):
             if turn == 1:
                 page.screenshot(path=shots / "31-ai-game.png")
         assert version(page) >= 8
+        # the home page leads back to the unfinished game (a guest who closed the tab has no other way)
+        home = ctx.new_page()
+        home.goto(server_url + "/")
+        back = home.locator("#unfinished a", has_text="Против ИИ: 1. Юнга")
+        assert back.get_attribute("href") == page.url.removeprefix(server_url)
+        assert "идёт игра" in home.locator("#unfinished").inner_text()
+        home.screenshot(path=shots / "30-home-unfinished.png")
+        home.close()
         # the bot's last move is marked on the board
         assert page.locator(".board .cell.last-to").count() >= 1
         assert cell(page, "a1").count() == 1
@@ -76,6 +84,35 @@ def test_play_against_level_1(browser, server_url, shots, page_errors):
         page.locator(".result-panel .credit-points").wait_for()
         assert "Очки за партию: 0" in page.locator(".result-panel").inner_text()
         page.screenshot(path=shots / "32-ai-result.png")
+        assert page_errors.errors == []
+    finally:
+        ctx.close()
+
+
+def test_playing_north_the_player_dots_take_the_pieces_colours(browser, server_url, shots, page_errors):
+    # QA finding F7: the dots were coloured by side (South blue), so North's own bar had the enemy's red dot.
+    ctx = browser.new_context(**DESKTOP)
+    try:
+        page = page_errors(ctx.new_page(), "north")
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(server_url + "/")
+        url = page.evaluate(
+            """() => fetch("/games", {method: "POST", headers: {"content-type": "application/json"},
+                 body: JSON.stringify({opponent: "ai", ai_level: 1, side: "north"})}).then((r) => r.json())
+                 .then((d) => d.url)"""
+        )
+        page.goto(server_url + url)
+        page.get_by_role("button", name="Авторасстановка").click()
+        page.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
+        page.get_by_role("button", name="Готов").click()
+        page.wait_for_selector(".play-board")
+        dot = "el => getComputedStyle(el.querySelector('.pb-dot')).backgroundColor"
+        own_piece = page.locator(".play-board .unit.own").first.evaluate("el => getComputedStyle(el).backgroundColor")
+        assert own_piece == "rgb(29, 79, 145)"
+        assert "ИИ «Юнга»" in page.locator(".player-bar.side-south.enemy").inner_text()
+        assert page.locator(".player-bar.side-north.own").evaluate(dot) == own_piece
+        assert page.locator(".player-bar.side-south.enemy").evaluate(dot) == "rgb(142, 43, 43)"
+        page.screenshot(path=shots / "33-ai-north-bars.png")
         assert page_errors.errors == []
     finally:
         ctx.close()

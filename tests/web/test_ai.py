@@ -320,6 +320,105 @@ def test_a_commander_has_at_most_three_ai_games_at_once(browsers, client) -> Non
     assert ai_game(b, level=3) not in games
 
 
+def abort(b: Browser, game_id: str) -> None:
+    """Abort ``game_id`` (in setup) from ``b``'s seat."""
+    with b.ws(game_id) as ws:
+        ws.send_json({"type": "abort"})
+        snapshot(ws, status="aborted")
+
+
+def rematch(b: Browser, game_id: str) -> dict:
+    """Ask for a rematch of ``game_id`` from ``b``'s seat; returns the ``rematch`` or ``error`` reply."""
+    with b.ws(game_id) as ws:
+        ws.send_json({"type": "rematch"})
+        return until(ws, lambda m: m["type"] in ("rematch", "error"))
+
+
+def test_a_rematch_against_the_ai_is_held_to_the_same_limit(browsers, client) -> None:
+    # QA finding F1: a rematch of an aborted AI game went round the three-game limit.
+    b = browsers()
+    store = client.app.state.service.store
+    games = [ai_game(b, level=1) for _ in range(3)]
+    abort(b, games[0])
+    fourth = ai_game(b, level=2)  # the aborted one freed its place, and this one takes it
+    reply = rematch(b, games[0])
+    assert reply["type"] == "error" and reply["code"] == "too_many_ai_games"
+    assert store.active_bot_games(hash_token(b.token), "bot:") == [*games[1:], fourth]  # none made
+    abort(b, fourth)
+    again = rematch(b, games[0])
+    assert again["type"] == "rematch" and again["url"].startswith("/g/")
+    assert again["url"][3:] in store.active_bot_games(hash_token(b.token), "bot:")
+
+
+def test_the_limit_message_is_in_the_players_language_with_its_plural(browsers) -> None:
+    # QA finding F4: the refusal was an untranslated f-string with "3 партии" fixed in.
+    b = browsers()
+    for _ in range(3):
+        ai_game(b, level=1)
+    ru = b.post("/games", json={"opponent": "ai", "ai_level": 1}).json()["error"]["message"]
+    assert ru.startswith("У вас уже идут 3 партии против ИИ") and "главной странице" in ru
+    english = {"cookie": f"{b.headers['cookie']}; admiral_lang=en"}
+    en = b.post("/games", json={"opponent": "ai", "ai_level": 1}, headers=english).json()["error"]["message"]
+    assert en.startswith("You already have 3 games against the AI"), en
+
+
+def test_a_refused_game_does_not_use_up_the_rate_limit(db_url: str) -> None:
+    # QA finding F8: the 409s of a commander at the AI limit counted towards RATE_GAMES.
+    from fastapi.testclient import TestClient
+
+    from admiral.web import create_app
+
+    with TestClient(create_app(make_settings(db_url, rate_games="4/minute"))) as client:
+        client.get("/")
+        for _ in range(3):
+            assert client.post("/games", json={"opponent": "ai", "ai_level": 1}).status_code == 201
+        refused = [client.post("/games", json={"opponent": "ai", "ai_level": 1}).status_code for _ in range(3)]
+        assert refused == [409, 409, 409]
+        assert client.post("/games", json={"opponent": "friend"}).status_code == 201  # the 4th counted game
+        r = client.post("/games", json={"opponent": "friend"})
+        assert r.status_code == 429 and r.headers["retry-after"] == "60"
+
+
+def test_a_rematch_counts_against_the_rate_limit(db_url: str) -> None:
+    # QA finding F1: abort-and-rematch made 30 games in seconds, past RATE_GAMES.
+    from fastapi.testclient import TestClient
+
+    from admiral.web import create_app
+
+    with TestClient(create_app(make_settings(db_url, rate_games="2/minute"))) as client:
+        b = Browser(client)
+        client.get("/")
+        first = ai_game(b, level=1)
+        abort(b, first)
+        second = rematch(b, first)
+        assert second["type"] == "rematch"
+        abort(b, second["url"][3:])
+        third = rematch(b, second["url"][3:])
+        assert third["type"] == "error" and third["code"] == "rate_limited"
+        assert rematch(b, first) == second  # the existing rematch is only a link: no new game, no count
+        assert len(client.app.state.service.store.active_game_ids()) == 0
+
+
+def test_a_json_null_body_is_a_bad_request(browsers) -> None:
+    # QA finding F5: ``null`` was answered «Форма устарела» (403), as if the CSRF check had failed.
+    r = browsers().post("/games", headers={"content-type": "application/json"}, content=b"null")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+
+
+def test_the_home_page_lists_the_browsers_unfinished_games(browsers) -> None:
+    # QA finding F3: a guest who closed the tab had no way back to an AI game, and so could not make more.
+    b, other = browsers(), browsers()
+    ai = ai_game(b, level=4, side="north")
+    friend, _invite = b.create(side="south")
+    done = ai_game(b, level=1)
+    abort(b, done)
+    page = b.get("/").text
+    assert f'href="/g/{ai}"' in page and f'href="/g/{friend}"' in page and f"/g/{done}" not in page
+    assert "Против ИИ: 4. " in page and "вы — Север" in page and "ждёт соперника" in page
+    assert page.index(f"/g/{friend}") < page.index(f"/g/{ai}")  # newest first
+    assert "Ваши незаконченные партии" not in other.get("/").text
+
+
 def test_creating_games_is_rate_limited(db_url: str) -> None:
     from fastapi.testclient import TestClient
 

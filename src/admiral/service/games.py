@@ -43,7 +43,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from admiral.bus import EventBus
-from admiral.i18n import _
+from admiral.i18n import _, ngettext
 from admiral.store import GameRow, GameSeatRow, Store
 from admiral.store.repo import ACTIVE, DuplicatePly, LoadedGame
 
@@ -611,11 +611,8 @@ class GameService:
             games against the AI.
         """
         ai = settings.ai_level
-        if ai and len(self.store.active_bot_games(browser_hash, BOT_PREFIX)) >= self.options.max_bot_games:
-            raise ServiceError(
-                "too_many_ai_games",
-                f"У вас уже идут {self.options.max_bot_games} партии против ИИ: доиграйте или сдайте одну из них.",
-            )
+        if ai:
+            self.check_bot_games(browser_hash)
         side = settings.side if settings.side in SIDES else secrets.choice(SIDES)
         for _attempt in range(5):
             game_id = new_game_id()
@@ -651,6 +648,37 @@ class GameService:
         g.log.info("created side=%s settings=%s", side, settings.to_dict())
         self._schedule(g)
         return game_id, code
+
+    def unfinished_games(self, browser_hash: str) -> list[dict[str, Any]]:
+        """The games ``browser_hash`` holds a seat in that are not over, newest first (at most 20), for the home
+        page: ``{"id", "url", "status" ("waiting"/"setup"/"play"), "side", "ai_level" (None: a friend),
+        "created_at" (aware datetime)}``."""
+        out = []
+        for row, side, holder in self.store.unfinished_games(browser_hash):
+            level = holder[len(BOT_PREFIX) :] if holder and holder.startswith(BOT_PREFIX) else None
+            out.append({
+                "id": row.id, "url": f"/g/{row.id}", "status": row.status, "side": side,
+                "ai_level": int(level) if level and level.isdigit() else None, "created_at": row.created_at,
+            })  # fmt: skip
+        return out
+
+    def check_bot_games(self, browser_hash: str | None) -> None:
+        """:raises ServiceError: ``too_many_ai_games`` when ``browser_hash`` already holds ``max_bot_games``
+        unfinished games against the AI (each keeps a bot and its game in memory)."""
+        if browser_hash is None or browser_hash.startswith(BOT_PREFIX):
+            return
+        if len(self.store.active_bot_games(browser_hash, BOT_PREFIX)) >= self.options.max_bot_games:
+            raise ServiceError(
+                "too_many_ai_games",
+                ngettext(
+                    "У вас уже идёт %(num)s партия против ИИ — это предел. Доиграйте, сдайте или отмените её: "
+                    "незаконченные партии перечислены на главной странице.",
+                    "У вас уже идут %(num)s партии против ИИ — это предел. Доиграйте, сдайте или отмените одну "
+                    "из них: незаконченные партии перечислены на главной странице.",
+                    self.options.max_bot_games,
+                ),
+                {"max": self.options.max_bot_games},
+            )
 
     def _set_up_bots(self, g: LiveGame, seats: list[GameSeatRow]) -> None:
         """Let the bots of a new game set up (rules §3): their seats' drafts are filled and ready, in the
@@ -1284,7 +1312,8 @@ class GameService:
 
         :returns: the new game's URL (the same one if a rematch exists already).
         :raises ServiceError: ``not_over`` while the game is on; ``cannot_rematch`` if a seat was never taken
-            (a game aborted before the friend joined).
+            (a game aborted before the friend joined); ``too_many_ai_games`` for a game against the AI when the
+            player already holds ``max_bot_games`` unfinished ones.
         """
         async with self._locked(g):
             if g.status not in ("over", "aborted"):
@@ -1292,6 +1321,8 @@ class GameService:
             if any(g.seats[s].browser_hash is None for s in SIDES):
                 raise ServiceError("cannot_rematch", _("Реванш невозможен: соперник так и не присоединился к партии."))
             if g.rematch_id is None:
+                if any(g.seats[s].bot_level is not None for s in SIDES):
+                    self.check_bot_games(g.seats[side].browser_hash)
                 new_id = new_game_id()
                 _code, invite_hash, _sealed = self._new_invite(new_id)
                 row = GameRow(

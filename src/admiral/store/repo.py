@@ -137,6 +137,21 @@ class Store:
                 )
             )
 
+    def unfinished_games(self, browser_hash: str, limit: int = 20) -> list[tuple[GameRow, str, str | None]]:
+        """The unfinished games (waiting, setup, play) where ``browser_hash`` holds a seat, newest first, at most
+        ``limit``: ``(game row, my side, the other seat's holder or None while the friend has not joined)``."""
+        mine, other = aliased(GameSeatRow), aliased(GameSeatRow)
+        with self.session() as s:
+            rows = s.execute(
+                select(GameRow, mine.side, other.browser_hash)
+                .join(mine, mine.game_id == GameRow.id)
+                .join(other, and_(other.game_id == GameRow.id, other.side != mine.side))
+                .where(mine.browser_hash == browser_hash, GameRow.status.in_(ACTIVE))
+                .order_by(GameRow.created_at.desc(), GameRow.id)
+                .limit(limit)
+            ).all()
+            return [(game, side, holder) for game, side, holder in rows]
+
     def timed_game_ids(self) -> list[str]:
         """Ids of the games a timer must watch: in play with a clock, or in setup with a deadline."""
         with self.session() as s:

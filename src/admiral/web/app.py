@@ -196,6 +196,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Pages are never framed by other sites (clickjacking on the account forms), nor sniffed, nor referred.
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        if response.status_code == 429:  # every limit has a per-minute window, and each refusal says "a minute"
+            response.headers.setdefault("Retry-After", "60")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         if issued is not None:
             response.set_cookie(

@@ -70,9 +70,11 @@ def _ai_level(body: GameCreate) -> int:
 
 
 @router.get("/", response_class=HTMLResponse)
-async def home(request: Request) -> HTMLResponse:
-    """The home page: the «Играть с другом» and «Играть против ИИ» forms."""
-    return render(request, "home.html", {"ai_levels": request.app.state.service.rules.bot_levels()})
+async def home(request: Request, service: ServiceDep, browser: BrowserHash) -> HTMLResponse:
+    """The home page: this browser's unfinished games (if any), the «Играть с другом» and «Играть против ИИ»
+    forms."""
+    ctx = {"ai_levels": service.rules.bot_levels(), "unfinished": service.unfinished_games(browser)}
+    return render(request, "home.html", ctx)
 
 
 @router.get("/rules", response_class=HTMLResponse)
@@ -109,7 +111,7 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
     is_json = request.headers.get("content-type", "").startswith("application/json")
     try:
         raw = await request.json() if is_json else await checked_form(request)
-        if raw is None:
+        if raw is None and not is_json:
             return error_page(request, 403, _("Форма устарела или пришла с чужого сайта. Обновите страницу."))
         if not isinstance(raw, dict):
             raise ValueError
@@ -132,13 +134,15 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
             return api_error(400, "bad_request", _("Неверные настройки партии."))
         return error_page(request, 400, _("Неверные настройки партии."))
     refusal = None
-    if not request.app.state.limits.hit("games", client_address(request)):
-        refusal = (429, "rate_limited", _("Слишком много новых партий подряд. Подождите минуту."))
-    else:
-        try:
+    try:
+        if game_settings.ai_level:
+            service.check_bot_games(browser)  # before the rate limit: a refused game does not count against it
+        if not request.app.state.limits.hit("games", client_address(request)):
+            refusal = (429, "rate_limited", _("Слишком много новых партий подряд. Подождите минуту."))
+        else:
             game_id, code = service.create_game(browser, game_settings)
-        except ServiceError as e:
-            refusal = (409 if e.code == "too_many_ai_games" else 400, e.code, e.message)
+    except ServiceError as e:
+        refusal = (409 if e.code == "too_many_ai_games" else 400, e.code, e.message)
     if refusal is not None:
         status, error, message = refusal
         return api_error(status, error, message) if is_json else error_page(request, status, message)

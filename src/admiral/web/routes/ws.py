@@ -25,7 +25,7 @@ from admiral.i18n import _
 from admiral.service import GameService, ServiceError, metrics, parse_client_message
 
 from ..config import Settings
-from ..deps import COOKIE, SESSION_COOKIE, browser_hash_of_token, cross_site
+from ..deps import COOKIE, SESSION_COOKIE, browser_hash_of_token, client_address, cross_site
 
 __all__ = ["router"]
 
@@ -127,6 +127,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
 
     writer_task = asyncio.create_task(writer())
     stamps: deque[float] = deque()
+    limits, address = ws.app.state.limits, client_address(ws)  # a rematch makes a game: RATE_GAMES counts it
     metrics.SOCKETS.inc()
     try:
         await service.refresh(g)  # sharing instances: this one's copy may be behind
@@ -156,7 +157,11 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                 g.log.warning("socket closed: flood role=%s", side or "spectator")
                 break
             try:
-                replies = await service.handle(g, side, parse_client_message(data))
+                msg = parse_client_message(data)
+                makes_game = side is not None and getattr(msg, "type", None) == "rematch" and g.rematch_id is None
+                if makes_game and not limits.hit("games", address):
+                    raise ServiceError("rate_limited", _("Слишком много новых партий подряд. Подождите минуту."))
+                replies = await service.handle(g, side, msg)
             except ServiceError as e:
                 replies = [e.to_message()]
             except Exception:
