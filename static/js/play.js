@@ -542,7 +542,10 @@ export class PlayScreen {
     if (this.lesson) return; // a lesson credits nothing and has no rematch, record or new game
     const credit = g.credit;
     if (credit && credit.counted) {
-      const lines = [h("p", { class: "credit-points" }, t("Очки за партию: {points} (всего {total}). Звание: {rank}.", { points: credit.points, total: credit.total_points, rank: t(credit.rank.name) }))];
+      const sums = { points: credit.points, total: credit.total_points, rank: t(credit.rank.name) };
+      // with a new rank the rank is named once, in its own line
+      const points = credit.new_rank ? t("Очки за партию: {points} (всего {total}).", sums) : t("Очки за партию: {points} (всего {total}). Звание: {rank}.", sums);
+      const lines = [h("p", { class: "credit-points" }, points)];
       if (credit.new_rank) lines.push(h("p", { class: "credit-rank" }, t("Новое звание: {rank}!", { rank: t(credit.new_rank.name) })));
       for (const a of credit.awards || []) {
         const degree = { 1: "III", 2: "II", 3: "I" }[a.after] || "";
