@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .ui import DESKTOP, TIMEOUT_MS, cell, legal, play, version, wait_version
+from .ui import DESKTOP, TIMEOUT_MS, cell, legal, play, start_ai_game, version, wait_version
 
 
 def forward_move(page, used: set[str]) -> str:
@@ -95,17 +95,7 @@ def test_playing_north_the_player_dots_take_the_pieces_colours(browser, server_u
     try:
         page = page_errors(ctx.new_page(), "north")
         page.set_default_timeout(TIMEOUT_MS)
-        page.goto(server_url + "/")
-        url = page.evaluate(
-            """() => fetch("/games", {method: "POST", headers: {"content-type": "application/json"},
-                 body: JSON.stringify({opponent: "ai", ai_level: 1, side: "north"})}).then((r) => r.json())
-                 .then((d) => d.url)"""
-        )
-        page.goto(server_url + url)
-        page.get_by_role("button", name="Авторасстановка").click()
-        page.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
-        page.get_by_role("button", name="Готов").click()
-        page.wait_for_selector(".play-board")
+        start_ai_game(page, server_url, side="north")
         dot = "el => getComputedStyle(el.querySelector('.pb-dot')).backgroundColor"
         own_piece = page.locator(".play-board .unit.own").first.evaluate("el => getComputedStyle(el).backgroundColor")
         assert own_piece == "rgb(29, 79, 145)"

@@ -11,7 +11,7 @@ import re
 
 from admiral.engine import Side, auto_arrange, cell_name
 
-from .ui import DESKTOP, PHONE, TIMEOUT_MS, cell, legal, play, press, version, wait_version
+from .ui import DESKTOP, PHONE, TIMEOUT_MS, cell, legal, play, press, start_ai_game, version, wait_version
 
 COLS = "abcdefghijklmn"
 
@@ -194,22 +194,6 @@ def test_phone_setup_by_tapping_and_a_note_follows_its_marker(browser, server_ur
         laptop.close()
 
 
-def _start_ai_game(page, server_url: str, **settings) -> None:
-    page.goto(server_url + "/")
-    url = page.evaluate(
-        """s => fetch("/games", {method: "POST", headers: {"content-type": "application/json"},
-             body: JSON.stringify({opponent: "ai", ai_level: 1, side: "south", ...s})})
-             .then((r) => r.json()).then((d) => d.url)""",
-        settings,
-    )
-    page.goto(server_url + url)
-    page.get_by_role("button", name="Авторасстановка").click()
-    page.wait_for_function("document.querySelectorAll('.setup-board .cell .unit').length === 58")
-    page.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
-    page.get_by_role("button", name="Готов").click()
-    page.wait_for_selector(".play-board")
-
-
 def _focused_cell(page) -> str | None:
     return page.evaluate("document.activeElement && document.activeElement.dataset.cell || null")
 
@@ -256,7 +240,7 @@ def test_keyboard_play_and_a_remembered_mute(browser, server_url, shots, page_er
     try:
         page = page_errors(ctx.new_page(), "keyboard")
         page.set_default_timeout(TIMEOUT_MS)
-        _start_ai_game(page, server_url, time_control="none")
+        start_ai_game(page, server_url, time_control="none")
         page.wait_for_function("window.admiral.view && window.admiral.view.to_act === 'south'")
         assert page.locator(".play-board[role=grid] [role=row] [role=gridcell]").count() == 210
 
@@ -346,7 +330,7 @@ def test_low_time_warning_sounds_once_per_turn(browser, server_url, page_errors)
     try:
         page = page_errors(ctx.new_page(), "low-time")
         page.set_default_timeout(TIMEOUT_MS)
-        _start_ai_game(page, server_url, base_ms=11_500, increment_ms=0)
+        start_ai_game(page, server_url, base_ms=11_500, increment_ms=0)
         page.wait_for_function("window.admiral.sounds.includes('lowtime')", timeout=8_000)
         page.wait_for_timeout(2_500)  # still South's turn, still under 10 s: no second warning
         assert page.evaluate("window.admiral.game.status") == "play"

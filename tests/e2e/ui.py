@@ -85,3 +85,21 @@ def play(page, notation: str) -> None:
 def both_at(pages, v: int) -> None:
     for p in pages:
         wait_version(p, v)
+
+
+def start_ai_game(page, server_url: str, **settings) -> None:
+    """Create a game against the AI (level 1, South unless ``settings`` say otherwise), auto-arrange, get ready
+    and wait for the play board."""
+    page.goto(server_url + "/")
+    url = page.evaluate(
+        """s => fetch("/games", {method: "POST", headers: {"content-type": "application/json"},
+             body: JSON.stringify({opponent: "ai", ai_level: 1, side: "south", ...s})})
+             .then((r) => r.json()).then((d) => d.url)""",
+        settings,
+    )
+    page.goto(server_url + url)
+    page.get_by_role("button", name="Авторасстановка").click()
+    page.wait_for_function("document.querySelectorAll('.setup-board .cell .unit').length === 58")
+    page.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
+    page.get_by_role("button", name="Готов").click()
+    page.wait_for_selector(".play-board")
