@@ -69,6 +69,23 @@ def test_levels_four_and_five_guard_their_bases(level: int, side: Side) -> None:
             assert sorted(setup[n].code for n in ORTH[base]) == ["ES", "M", "M"]
 
 
+@pytest.mark.parametrize("level", [4, 5])
+def test_levels_four_and_five_put_their_bases_on_other_cells_each_game(level: int) -> None:
+    """rules §12: a deliberate setup, but not the same cells every game (a player would learn them): the left
+    base stands in column 1–4 and the right one in 9–12 of the side's own back edge, each drawn anew."""
+    from admiral.engine import Kind
+    from admiral.engine.board import cell_col
+
+    pairs = set()
+    for seed in range(60):
+        setup = make_bot(level, seed).setup(Side.SOUTH)
+        cols = sorted(cell_col(c) for c, k in setup.items() if k is Kind.VMB)
+        assert cols[0] in (1, 2, 3, 4) and cols[1] in (9, 10, 11, 12)
+        pairs.add(tuple(cols))
+    assert len({a for a, _ in pairs}) == 4 and len({b for _, b in pairs}) == 4
+    assert len(pairs) >= 10
+
+
 def test_make_bot_levels_and_names() -> None:
     from admiral.ai import LEVELS
 

@@ -13,12 +13,12 @@ bot's own side (plus the bot's memory of earlier views), output a legal action.
   setup (a marker that moved is not СМ/ВМБ, a front-row starter is not ВМБ); chooses its
   defending declaration by expected exchange. Both bases on the back edge, apart; the rest
   auto-arranged.
-- 4 «Прежний максимальный» (the previous maximum): level 3 plus a two-ply search (its 12 best
-  actions, each followed over 16 determinizations sampled from its belief by the reply the
+- 4 «Прежний максимальный» (the previous maximum): level 3 plus a two-ply search (its 48 best
+  actions, each followed over up to 30 determinizations sampled from its belief by the reply the
   opponent would choose on what it has seen of the bot's fleet), bases expected deep in the enemy's
   zone, and a setup that guards its bases (each on the back edge between two mines, a destroyer in
-  front).
-- 5 «Адмиральский»: level 4 (searching 16 actions over 24 determinizations) plus full belief
+  front, in columns drawn anew every game).
+- 5 «Адмиральский»: level 4 (searching 64 actions over up to 30 determinizations) plus full belief
   tracking (revealed units followed after they close and move, on top of the deductions above),
   formations assembled before striking, base defence, the atomic bomb on a favourable expected
   exchange, and the whole deliberate setup (strike formations in the front row as well as guarded

@@ -208,9 +208,9 @@ class Config:
 CONFIGS = {
     2: Config(memory=False, follow=False, samples=16, search=0, deep=0, noise=0.5, fresh=True, setup="forward"),
     3: Config(memory=True, follow=False, samples=30, search=0, deep=0, noise=0.05),
-    4: Config(memory=True, follow=False, samples=30, search=12, deep=16, noise=0.05, setup="guarded",
+    4: Config(memory=True, follow=False, samples=30, search=48, deep=30, noise=0.05, setup="guarded",
               deep_bases=True),
-    5: Config(memory=True, follow=True, samples=30, search=16, deep=24, noise=0.05,
+    5: Config(memory=True, follow=True, samples=30, search=64, deep=30, noise=0.05,
               setup="admiral", defend=True, pairs=True, bomb=True, deep_bases=True),
 }  # fmt: skip
 

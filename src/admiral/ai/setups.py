@@ -38,6 +38,19 @@ _TEMPLATE: dict[tuple[int, int], Kind] = {
 
 #: The part of the template that guards the bases: each on the back edge between two mines, an ES in front.
 _GUARD = {pos: k for pos, k in _TEMPLATE.items() if pos[1] <= 1}
+#: Columns a base's guard may stand on, left and right (the template's own are 2 and 11). Rows 0–1 hold
+#: nothing but the guards, so a guard moves along the back edge without meeting the rest of the template;
+#: a bot's bases are not on the same cells in every game (a player would learn them in a few).
+_BASE_COLUMNS = ((1, 2, 3, 4), (9, 10, 11, 12))
+
+
+def _guard(rng: random.Random) -> dict[tuple[int, int], Kind]:
+    """The bases' guard with each base moved to a column drawn from :data:`_BASE_COLUMNS`."""
+    out = {}
+    for home, choices in zip((2, 11), _BASE_COLUMNS, strict=True):
+        shift = rng.choice(choices) - home
+        out.update({(col + shift, row): k for (col, row), k in _GUARD.items() if abs(col - home) <= 1})
+    return out
 
 
 def _cell(side: Side, col: int, row: int) -> Cell:
@@ -52,8 +65,9 @@ def admiral_setup(side: Side, rng: random.Random) -> dict[Cell, Kind]:
     """
     side = Side(side)
     mirror = rng.random() < 0.5
+    template = {**{pos: k for pos, k in _TEMPLATE.items() if pos[1] > 1}, **_guard(rng)}
     placed: dict[Cell, Kind] = {}
-    for (col, row), kind in _TEMPLATE.items():
+    for (col, row), kind in template.items():
         placed[_cell(side, 13 - col if mirror else col, row)] = kind
     have = Counter(placed.values())
     rest = [k for k in Kind for _ in range(k.count - have[k])]
@@ -69,10 +83,10 @@ def admiral_setup(side: Side, rng: random.Random) -> dict[Cell, Kind]:
 
 def guarded_setup(side: Side, rng: random.Random) -> dict[Cell, Kind]:
     """Only the bases' guard of the template (each base on the back edge between two mines, their
-    ``ES`` in front), mirrored at random; every other unit auto-arranged around it (rules §3.4)."""
+    ``ES`` in front; the columns drawn as in :func:`admiral_setup`); every other unit auto-arranged
+    around it (rules §3.4)."""
     side = Side(side)
-    mirror = rng.random() < 0.5
-    partial = {_cell(side, 13 - col if mirror else col, row): k for (col, row), k in _GUARD.items()}
+    partial = {_cell(side, col, row): k for (col, row), k in _guard(rng).items()}
     return auto_arrange(side, rng, partial)
 
 
