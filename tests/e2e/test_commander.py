@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .ui import DESKTOP, PHONE, TIMEOUT_MS, legal, play
+from .ui import DESKTOP, PHONE, TIMEOUT_MS, legal, play, start_ai_game
 
 NICK = "Адмирал Ушаков"
 PASSWORD = "Керчь-Калиакрия-1791"
@@ -21,20 +21,7 @@ def test_guest_points_survive_registration_and_a_second_device(browser, server_u
     try:
         page = page_errors(laptop.new_page(), "guest")
         page.set_default_timeout(TIMEOUT_MS)
-        page.goto(server_url + "/")
-        url = page.evaluate(
-            """async () => {
-                const r = await fetch("/games", {method: "POST", headers: {"content-type": "application/json"},
-                  body: JSON.stringify({opponent: "ai", ai_level: 1, side: "south", base_ms: 6000, increment_ms: 0})});
-                return (await r.json()).url;
-            }"""
-        )
-        page.goto(server_url + url)
-        page.get_by_role("button", name="Авторасстановка").click()
-        page.wait_for_function("document.querySelectorAll('.setup-board .cell .unit').length === 58")
-        page.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
-        page.get_by_role("button", name="Готов").click()
-        page.wait_for_selector(".play-board")
+        start_ai_game(page, server_url, base_ms=6000, increment_ms=0)
         for _ in range(2):
             page.wait_for_function("window.admiral.view && window.admiral.view.to_act === 'south'")
             play(page, next(a for a in legal(page) if "x" not in a and "-" in a))

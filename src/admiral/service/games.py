@@ -125,8 +125,12 @@ class Seat:
     @property
     def bot_level(self) -> int | None:
         """The AI level holding this seat (rules §12), ``None`` for a person or a free seat."""
-        h = self.browser_hash
-        return int(h[len(BOT_PREFIX) :]) if h is not None and h.startswith(BOT_PREFIX) else None
+        return _bot_level(self.browser_hash)
+
+
+def _bot_level(holder: str | None) -> int | None:
+    """The AI level of a seat holder (``bot:3`` → 3), ``None`` for a person or a free seat."""
+    return int(holder[len(BOT_PREFIX) :]) if holder is not None and holder.startswith(BOT_PREFIX) else None
 
 
 class GameLog(logging.LoggerAdapter):
@@ -655,10 +659,9 @@ class GameService:
         "created_at" (aware datetime)}``."""
         out = []
         for row, side, holder in self.store.unfinished_games(browser_hash):
-            level = holder[len(BOT_PREFIX) :] if holder and holder.startswith(BOT_PREFIX) else None
             out.append({
                 "id": row.id, "url": f"/g/{row.id}", "status": row.status, "side": side,
-                "ai_level": int(level) if level and level.isdigit() else None, "created_at": row.created_at,
+                "ai_level": _bot_level(holder), "created_at": row.created_at,
             })  # fmt: skip
         return out
 
