@@ -21,3 +21,14 @@ def test_tournament_command_prints_the_table() -> None:
     assert "2 games, seed 1" in out.output
     assert "95 % CI" in out.output
     assert "draw: ply limit: 2" in out.output
+
+
+def test_games_played_at_once_are_the_games_played_one_by_one() -> None:
+    """``--jobs``: worker processes play the very games of a sequential run, listed in game order."""
+    one = run_tournament(3, 2, games=3, seed=5, time_per_move=30.0, max_plies=120)
+    two = run_tournament(3, 2, games=3, seed=5, time_per_move=30.0, max_plies=120, jobs=2)
+    assert [(g.a_side, g.plies, g.score_a, g.result) for g in two.games] == [
+        (g.a_side, g.plies, g.score_a, g.result) for g in one.games
+    ]
+    assert [g.plies for g in one.games] == [120, 120, 120]  # real games, stopped at the ply limit
+    assert [len(g.times[g.a_side]) for g in two.games] == [60, 60, 60]

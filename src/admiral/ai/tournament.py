@@ -3,16 +3,19 @@
 The harness is the referee: it alone holds the true :class:`~admiral.engine.Game`. After every ply it
 builds each side's :class:`~admiral.engine.PlayerView` with the engine's view function (``since``
 the bot's last seen ply, so no marker move is missed) and gives the bots only those views.
-Bot A plays South in even-numbered games and North in odd ones.
+Bot A plays South in even-numbered games and North in odd ones; ``--jobs N`` plays N games at once
+in worker processes, with the same games and result as one at a time.
 """
 
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
 import statistics
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 import typer
@@ -23,7 +26,7 @@ from rich.table import Table
 from ..engine import Game, IllegalAction, Resign, Result, Side
 from .bots import LEVELS, Bot, make_bot
 
-__all__ = ["GameSummary", "TournamentResult", "play_game", "run_tournament", "tournament"]
+__all__ = ["GameSummary", "TournamentResult", "play_game", "play_match_game", "run_tournament", "tournament"]
 
 #: Plies after which a bot game is stopped and scored a draw (the quiet-sea rule ends nearly all first).
 MAX_PLIES = 4000
@@ -124,30 +127,51 @@ class TournamentResult:
         return (ts[len(ts) // 2], ts[min(len(ts) - 1, int(len(ts) * 0.95))], ts[-1])
 
 
-def run_tournament(
-    a: int, b: int, games: int, seed: int, time_per_move: float = 1.0, on_game=None, max_plies: int = MAX_PLIES
-) -> TournamentResult:
-    """Play ``games`` games of level ``a`` against level ``b`` with alternating sides.
+def play_match_game(a: int, b: int, seed: int, i: int, time_per_move: float, max_plies: int = MAX_PLIES) -> GameSummary:
+    """Game ``i`` of a match of level ``a`` against level ``b``: bots seeded from ``(seed, i)``, A South
+    when ``i`` is even. The same arguments give the same game in any process (bots are deterministic
+    given their rngs, up to the safety cut of ``time_per_move``)."""
+    rng = random.Random(f"{seed}:{i}")
+    bot_a, bot_b = make_bot(a, rng.getrandbits(64)), make_bot(b, rng.getrandbits(64))
+    a_side = Side.SOUTH if i % 2 == 0 else Side.NORTH
+    south, north = (bot_a, bot_b) if a_side is Side.SOUTH else (bot_b, bot_a)
+    game, times = play_game(south, north, seed=seed, time_per_move=time_per_move, max_plies=max_plies)
+    result = game.state.result
+    if result is None or result.winner is None:
+        score = 0.5
+    else:
+        score = 1.0 if result.winner is a_side else 0.0
+    return GameSummary(a_side, result, game.ply, score, times)
 
-    Game ``i`` uses bots seeded from ``(seed, i)``; A is South when ``i`` is even. ``on_game`` is
-    called with each :class:`GameSummary` as it finishes.
+
+def run_tournament(
+    a: int, b: int, games: int, seed: int, time_per_move: float = 1.0, on_game=None, max_plies: int = MAX_PLIES,
+    jobs: int = 1,
+) -> TournamentResult:  # fmt: skip
+    """Play ``games`` games of level ``a`` against level ``b`` with alternating sides (:func:`play_match_game`).
+
+    ``on_game`` is called with each :class:`GameSummary` as it finishes. ``jobs`` > 1 plays that many
+    games at once in worker processes; the games, and so the result, are the same as with one (listed
+    in game order), only the move times share the machine.
     """
     out = TournamentResult(a, b)
-    for i in range(games):
-        rng = random.Random(f"{seed}:{i}")
-        bot_a, bot_b = make_bot(a, rng.getrandbits(64)), make_bot(b, rng.getrandbits(64))
-        a_side = Side.SOUTH if i % 2 == 0 else Side.NORTH
-        south, north = (bot_a, bot_b) if a_side is Side.SOUTH else (bot_b, bot_a)
-        game, times = play_game(south, north, seed=seed, time_per_move=time_per_move, max_plies=max_plies)
-        result = game.state.result
-        if result is None or result.winner is None:
-            score = 0.5
-        else:
-            score = 1.0 if result.winner is a_side else 0.0
-        summary = GameSummary(a_side, result, game.ply, score, times)
-        out.games.append(summary)
-        if on_game is not None:
-            on_game(summary)
+    args = [(a, b, seed, i, time_per_move, max_plies) for i in range(games)]
+    if jobs <= 1:
+        for arg in args:
+            summary = play_match_game(*arg)
+            out.games.append(summary)
+            if on_game is not None:
+                on_game(summary)
+        return out
+    done: dict[int, GameSummary] = {}
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {pool.submit(play_match_game, *arg): arg[3] for arg in args}
+        for future in as_completed(futures):
+            summary = future.result()
+            done[futures[future]] = summary
+            if on_game is not None:
+                on_game(summary)
+    out.games = [done[i] for i in range(games)]
     return out
 
 
@@ -184,6 +208,7 @@ def tournament(
     seed: int = typer.Option(1, "--seed", "-s", help="Seed of the whole match."),
     time_per_move: int = typer.Option(1000, "--time-per-move", min=1, help="Milliseconds each bot may take per act."),
     max_plies: int = typer.Option(MAX_PLIES, "--max-plies", min=10, help="Stop a game there and score a draw."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Games played at once, in worker processes."),
 ) -> None:
     """Bot A against bot B: wins, draws, losses, score and a 95 % confidence interval for A."""
     console = Console()
@@ -203,5 +228,6 @@ def tournament(
                 tally=f"+{tally[1.0]} ={tally[0.5]} -{tally[0.0]} · {score:.0%} · last {g.plies} plies",
             )  # fmt: skip
 
-        result = run_tournament(a, b, games, seed, time_per_move / 1000, on_game, max_plies)
-    render(result, console, title=f"{games} games, seed {seed}, {time_per_move} ms per move")
+        result = run_tournament(a, b, games, seed, time_per_move / 1000, on_game, max_plies, jobs)
+    jobs_note = f", {jobs} at once" if jobs > 1 else ""
+    render(result, console, title=f"{games} games, seed {seed}, {time_per_move} ms per move{jobs_note}")
