@@ -181,3 +181,108 @@ def test_levels_four_and_five_look_for_bases_deep_in_the_enemy_zone() -> None:
     deals = Counter(c for _ in range(2000) for c, k in deep.sample(rng).items() if k is Kind.VMB)
     assert deals[E("a15")] > 4 * deals[E("a12")]
     assert sum(deals.values()) == 2 * 2000
+
+
+def _deducer() -> Belief:
+    return Belief(Side.SOUTH, deduce=True)
+
+
+def test_an_air_strike_narrows_the_carrier_to_the_markers_beside_the_aircraft() -> None:
+    # rules §6: an aircraft strikes only with its carrier 8-adjacent; the level-5 belief reads that
+    # (rules §12, "hunting the carrier"). North's S on e9 strikes South's cruiser on e5.
+    back = " ".join(f"KR{c}{r}" for c in "abcdefghij" for r in (14, 15))  # markers enough to dilute the mines
+    state = GameState.from_text(f"KRe5 Le1 VMBa1 / Se9 Af10 TKd10 STe10 PLk12 VMBn15 {back}", Side.NORTH)
+    deducer, plain = _deducer(), Belief(Side.SOUTH)
+    for b in (deducer, plain):
+        b.observe(view(state, Side.SOUTH))
+    log = _play(state, "e9xe5")
+    for b in (deducer, plain):
+        b.observe(view(state, Side.SOUTH, log, since=0))
+    beside = [E("d10"), E("e10"), E("f10")]
+    assert deducer.carrier_candidates() == beside
+    assert plain.carrier_candidates() == []
+    probs = deducer.probabilities()
+    for c in beside:
+        assert probs[c][Kind.A] == pytest.approx(1 / 3)
+        assert sum(probs[c].values()) == pytest.approx(1.0)
+    assert probs[E("k12")].get(Kind.A, 0.0) == 0.0 and probs[E("n15")].get(Kind.A, 0.0) == 0.0
+    assert plain.probabilities()[E("k12")][Kind.A] > 0
+    rng = random.Random(4)
+    for _ in range(200):
+        sample = deducer.sample(rng)
+        assert next(c for c, k in sample.items() if k is Kind.A) in beside
+        assert Counter(sample.values())[Kind.A] == 1
+
+
+def test_two_strikes_from_two_cells_pin_the_carrier_down() -> None:
+    # rules §6: the one carrier stood beside the aircraft both times; the markers beside it both times
+    # are followed through their moves (rules §11.2) and the only common one becomes known.
+    state = GameState.from_text("KRe5 KRg5 Le1 VMBa1 / Se9 Af10 TKd10 STe10 PLk12 VMBn15", Side.NORTH)
+    b = _deducer()
+    b.observe(view(state, Side.SOUTH))
+    log = _play(state, "e9xe5", "e1-e2", "e9-f9", "e2-e3", "f10-g10", "e3-e4", "f9-g9", "e4-d4", "g9xg5")
+    b.observe(view(state, Side.SOUTH, log, since=0))
+    assert b.known()[E("g10")] is Kind.A
+    assert b.carrier_candidates() == [E("g10")]
+    assert b.probabilities()[E("g10")] == {Kind.A: 1.0}
+
+
+def test_a_dummy_torpedo_says_no_torpedo_boat_stood_beside_it() -> None:
+    # rules §7.2: a ship attacking a dummy torpedo (no TK 8-adjacent) only removes it; so none of the
+    # markers beside the torpedo is a TK. An armed one goes off with the ship: one of them is a TK.
+    back = " ".join(f"KR{c}{r}" for c in "abcdefghij" for r in (14, 15))  # markers enough to dilute the mines
+    dummy = GameState.from_text(f"KRe10 KRh10 Le1 VMBa1 / Te11 STd12 PLf12 Th11 TKg12 KRn14 {back}", Side.SOUTH)
+    b, plain = _deducer(), Belief(Side.SOUTH)
+    for x in (b, plain):
+        x.observe(view(dummy, Side.SOUTH))
+    log = _play(dummy, "e10xe11")
+    for x in (b, plain):
+        x.observe(view(dummy, Side.SOUTH, log, since=0))
+    probs = b.probabilities()
+    assert probs[E("d12")].get(Kind.TK, 0.0) == 0.0 and probs[E("f12")].get(Kind.TK, 0.0) == 0.0
+    assert plain.probabilities()[E("d12")][Kind.TK] > 0
+    assert probs[E("n14")][Kind.TK] == pytest.approx(plain.probabilities()[E("n14")][Kind.TK])
+    assert sum(probs[E("d12")].values()) == pytest.approx(1.0)
+    rng = random.Random(5)
+    for _ in range(200):
+        sample = b.sample(rng)
+        assert sample[E("d12")] is not Kind.TK and sample[E("f12")] is not Kind.TK
+    log += _play(dummy, "n14-n13", "h10xh11")  # armed: g12's TK is beside h11
+    b.observe(view(dummy, Side.SOUTH, log, since=0))
+    assert b.known()[E("g12")] is Kind.TK  # the only marker beside h11
+
+
+def test_a_followed_weapon_steps_only_beside_its_carrier() -> None:
+    # rules §5.2: South's aircraft reveals North's mine on e11 (rules §7.2: nothing removed); the mine then
+    # steps to e12, which it may only do beside a destroyer: f12 is the one marker beside either cell.
+    state = GameState.from_text("Se8 Ae7 Le1 VMBa1 / Me11 ESf12 KRn14 VMBn15", Side.SOUTH)
+    b = _deducer()
+    b.observe(view(state, Side.SOUTH))
+    log = _play(state, "e8xe11", "e11-e12")
+    b.observe(view(state, Side.SOUTH, log, since=0))
+    assert b.known() == {E("e12"): Kind.M, E("f12"): Kind.ES}
+    plain = Belief(Side.SOUTH)
+    plain.observe(view(state, Side.SOUTH, log, since=0))
+    assert plain.known() == {E("e12"): Kind.M}  # following alone keeps the mine, not its destroyer
+
+
+def test_each_level_remembers_as_its_description_says() -> None:
+    # rules §11.2, §12: a battleship revealed in a report closes again and steps away twice. Level 3 knows it
+    # only while it stays on its cell; levels 4–5 sample consistently with every view (its marker's steps are
+    # in them), so it stays a battleship for them; level 2 remembers no older report at all.
+    from admiral.ai import make_bot
+
+    state = GameState.from_text("STe10 Le1 Lf1 VMBa1 / Le11 VMBn15 KRa15", Side.SOUTH)
+    bots = {level: make_bot(level, 1) for level in (2, 3, 4, 5)}
+    for bot in bots.values():
+        bot.observe(view(state, Side.SOUTH))
+    log = _play(state, "e10xe11")
+    for bot in bots.values():
+        bot.observe(view(state, Side.SOUTH, log, since=0))
+    assert {n: b.belief.known() for n, b in bots.items()} == {n: {E("e11"): Kind.L} for n in (2, 3, 4, 5)}
+    seen = state.ply
+    log = _play(state, "e11-f11", "e1-e2", "f11-f10")
+    for bot in bots.values():
+        bot.observe(view(state, Side.SOUTH, log, since=seen))
+    remembered = {n: b.belief.known() for n, b in bots.items()}
+    assert remembered == {2: {}, 3: {}, 4: {E("f10"): Kind.L}, 5: {E("f10"): Kind.L}}

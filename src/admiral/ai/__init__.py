@@ -15,14 +15,18 @@ bot's own side (plus the bot's memory of earlier views), output a legal action.
   auto-arranged.
 - 4 «Прежний максимальный» (the previous maximum): level 3 plus a two-ply search (its 48 best
   actions, each followed over up to 30 determinizations sampled from its belief by the reply the
-  opponent would choose on what it has seen of the bot's fleet), bases expected deep in the enemy's
+  opponent would choose on what it has seen of the bot's fleet). Its determinizations agree with
+  everything its views have shown: a unit a battle report revealed keeps its kind after it closes
+  again and moves, since the views show each step of its marker. Bases expected deep in the enemy's
   zone, and a setup that guards its bases (each on the back edge between two mines, a destroyer in
   front, in columns drawn anew every game).
 - 5 «Адмиральский»: level 4 (searching 64 actions over up to 30 determinizations) plus full belief
-  tracking (revealed units followed after they close and move, on top of the deductions above),
-  formations assembled before striking, base defence, the atomic bomb on a favourable expected
-  exchange, and the whole deliberate setup (strike formations in the front row as well as guarded
-  bases).
+  tracking: on top of the memory and deductions above, the carriers read from the weapons' tethers
+  (an air strike, a torpedo shot, a step of a known weapon, an armed or a dummy torpedo say which
+  markers beside it can or cannot be its ``A``/``ТК``/``ЭС``), and the carrier hunted once only a few
+  markers can be it; formations assembled before striking, base defence, the atomic bomb on a
+  favourable expected exchange, and the whole deliberate setup (strike formations in the front row as
+  well as guarded bases).
 
 ``make_bot(level, seed)`` builds one; ``admiral tournament`` measures them (:mod:`.tournament`).
 """

@@ -189,7 +189,8 @@ class Config:
     deliberate setup); ``defend``: ships shift towards a
     threatened base; ``pairs``: ships assemble formation pairs near the enemy; ``bomb``: the atomic
     bomb advances and detonates on a favourable expected exchange; ``deep_bases``: the belief expects
-    bases deep in the enemy's zone (:data:`admiral.ai.belief.BASE_DEPTH`)."""
+    bases deep in the enemy's zone (:data:`admiral.ai.belief.BASE_DEPTH`); ``deduce``: the belief reads the
+    carriers from the weapons' tethers, and the ships hunt the carrier once it is narrowed to a few markers."""
 
     memory: bool
     follow: bool
@@ -203,15 +204,16 @@ class Config:
     bomb: bool = False
     fresh: bool = False
     deep_bases: bool = False
+    deduce: bool = False
 
 
 CONFIGS = {
     2: Config(memory=False, follow=False, samples=16, search=0, deep=0, noise=0.5, fresh=True, setup="forward"),
     3: Config(memory=True, follow=False, samples=30, search=0, deep=0, noise=0.05),
-    4: Config(memory=True, follow=False, samples=30, search=48, deep=30, noise=0.05, setup="guarded",
+    4: Config(memory=True, follow=True, samples=30, search=48, deep=30, noise=0.05, setup="guarded",
               deep_bases=True),
     5: Config(memory=True, follow=True, samples=30, search=64, deep=30, noise=0.05,
-              setup="admiral", defend=True, pairs=True, bomb=True, deep_bases=True),
+              setup="admiral", defend=True, pairs=True, bomb=True, deep_bases=True, deduce=True),
 }  # fmt: skip
 
 
@@ -240,7 +242,9 @@ class HeuristicBot:
     def _start(self, side: Side) -> None:
         self.side = Side(side)
         c = self.cfg
-        self.belief = Belief(self.side, follow=c.follow, memory=c.memory, fresh=c.fresh, deep_bases=c.deep_bases)
+        self.belief = Belief(
+            self.side, follow=c.follow, memory=c.memory, fresh=c.fresh, deep_bases=c.deep_bases, deduce=c.deduce
+        )
         self.seen_ply = -1
         # My units the opponent has seen in a battle report (followed through my own moves): what
         # the search's reply model lets the opponent know of my fleet.
@@ -406,6 +410,10 @@ class _Context:
         top = max(p_base.values(), default=0.0)
         targets = {c for c, p in p_base.items() if top > 0 and p >= 0.5 * top}
         targets |= {c for c, k in self.known.items() if k is A}
+        if self.cfg.deduce:
+            carrier = belief.carrier_candidates()
+            if len(carrier) <= 3:
+                targets |= set(carrier)
         self.base_dist = _field(targets or self.markers)
         self.threat_dist = None
         if self.cfg.defend:

@@ -17,6 +17,7 @@ from .record import FORMAT, Game, GameRecord
 from .san import format_san, parse_san
 from .setup import InvalidSetup, SetupProblem, auto_arrange, check_setup, normalize_setup, validate_setup
 from .state import (
+    CARRIER,
     QUIET_LIMIT,
     GameState,
     Pending,
@@ -31,6 +32,7 @@ from .units import FLEET_SIZE, SCALE, Kind, Side, Unit, scale_row, unit
 from .view import MoveView, PendingView, PlayerView, UnitView, view
 
 __all__ = [
+    "CARRIER",
     "CELLS", "COLUMNS", "COLUMNS_RU", "FLEET_SIZE", "FORMAT", "FRONT_ROW", "HEIGHT", "QUIET_LIMIT", "SCALE",
     "WIDTH", "ZONE",
     "Abandon", "Action", "AgreeDraw", "Attack", "BattleReport", "Cell", "DeclarationRequested", "Declare",
