@@ -187,17 +187,26 @@ def _deducer() -> Belief:
     return Belief(Side.SOUTH, deduce=True)
 
 
-def test_an_air_strike_narrows_the_carrier_to_the_markers_beside_the_aircraft() -> None:
-    # rules §6: an aircraft strikes only with its carrier 8-adjacent; the level-5 belief reads that
-    # (rules §12, "hunting the carrier"). North's S on e9 strikes South's cruiser on e5.
-    back = " ".join(f"KR{c}{r}" for c in "abcdefghij" for r in (14, 15))  # markers enough to dilute the mines
-    state = GameState.from_text(f"KRe5 Le1 VMBa1 / Se9 Af10 TKd10 STe10 PLk12 VMBn15 {back}", Side.NORTH)
+#: Twenty still North markers on the back rows: enough that the mines (6) do not take every unknown marker.
+BACK = " ".join(f"KR{c}{r}" for c in "abcdefghij" for r in (14, 15))
+
+
+def _deducer_and_plain(state: GameState, *moves: str) -> tuple[Belief, Belief]:
+    """South's belief with ``deduce`` and a plain one, both fed the start and then ``moves``."""
     deducer, plain = _deducer(), Belief(Side.SOUTH)
     for b in (deducer, plain):
         b.observe(view(state, Side.SOUTH))
-    log = _play(state, "e9xe5")
+    log = _play(state, *moves)
     for b in (deducer, plain):
         b.observe(view(state, Side.SOUTH, log, since=0))
+    return deducer, plain
+
+
+def test_an_air_strike_narrows_the_carrier_to_the_markers_beside_the_aircraft() -> None:
+    # rules §6: an aircraft strikes only with its carrier 8-adjacent; the level-5 belief reads that
+    # (rules §12, "hunting the carrier"). North's S on e9 strikes South's cruiser on e5.
+    state = GameState.from_text(f"KRe5 Le1 VMBa1 / Se9 Af10 TKd10 STe10 PLk12 VMBn15 {BACK}", Side.NORTH)
+    deducer, plain = _deducer_and_plain(state, "e9xe5")
     beside = [E("d10"), E("e10"), E("f10")]
     assert deducer.carrier_candidates() == beside
     assert plain.carrier_candidates() == []
@@ -230,14 +239,8 @@ def test_two_strikes_from_two_cells_pin_the_carrier_down() -> None:
 def test_a_dummy_torpedo_says_no_torpedo_boat_stood_beside_it() -> None:
     # rules §7.2: a ship attacking a dummy torpedo (no TK 8-adjacent) only removes it; so none of the
     # markers beside the torpedo is a TK. An armed one goes off with the ship: one of them is a TK.
-    back = " ".join(f"KR{c}{r}" for c in "abcdefghij" for r in (14, 15))  # markers enough to dilute the mines
-    dummy = GameState.from_text(f"KRe10 KRh10 Le1 VMBa1 / Te11 STd12 PLf12 Th11 TKg12 KRn14 {back}", Side.SOUTH)
-    b, plain = _deducer(), Belief(Side.SOUTH)
-    for x in (b, plain):
-        x.observe(view(dummy, Side.SOUTH))
-    log = _play(dummy, "e10xe11")
-    for x in (b, plain):
-        x.observe(view(dummy, Side.SOUTH, log, since=0))
+    dummy = GameState.from_text(f"KRe10 KRh10 Le1 VMBa1 / Te11 STd12 PLf12 Th11 TKg12 KRn14 {BACK}", Side.SOUTH)
+    b, plain = _deducer_and_plain(dummy, "e10xe11")
     probs = b.probabilities()
     assert probs[E("d12")].get(Kind.TK, 0.0) == 0.0 and probs[E("f12")].get(Kind.TK, 0.0) == 0.0
     assert plain.probabilities()[E("d12")][Kind.TK] > 0
@@ -247,8 +250,9 @@ def test_a_dummy_torpedo_says_no_torpedo_boat_stood_beside_it() -> None:
     for _ in range(200):
         sample = b.sample(rng)
         assert sample[E("d12")] is not Kind.TK and sample[E("f12")] is not Kind.TK
-    log += _play(dummy, "n14-n13", "h10xh11")  # armed: g12's TK is beside h11
-    b.observe(view(dummy, Side.SOUTH, log, since=0))
+    seen = dummy.ply
+    more = _play(dummy, "n14-n13", "h10xh11")  # armed: g12's TK is beside h11
+    b.observe(view(dummy, Side.SOUTH, more, since=seen))
     assert b.known()[E("g12")] is Kind.TK  # the only marker beside h11
 
 
