@@ -127,3 +127,29 @@ def test_each_level_places_its_bases_as_its_setup_says(side: Side) -> None:
         for base in (c for c, k in four.items() if k is Kind.VMB):
             assert cell_row(base) == back
             assert sum(four.get(n) is Kind.M for n in ORTH[base]) == 2
+
+
+@pytest.mark.parametrize("level", [3, 4, 5])
+def test_no_air_strike_again_on_a_mine_it_has_seen(level: int) -> None:
+    """QA finding: in a game against level 4 (``records/mine_loop.json``, its first 210 plies) North's aircraft
+    on a12 struck South's mine 123 times, on a8 and, after the mine stepped, on a9: an air strike on a mine
+    only reveals it (rules §7.2), and every strike earned the quiet-sea bonus. An attack known to remove
+    nothing is worth nothing: on the mine where it was revealed (levels 3–5 remember it there, plies 98 and
+    200) nor where it stepped to (levels 4–5 follow it, rules §11.2; ply 104)."""
+    import json
+    from pathlib import Path
+
+    from admiral.engine import Attack, GameRecord, parse_cell
+
+    record = GameRecord.from_dict(json.loads((Path(__file__).parent / "records" / "mine_loop.json").read_text()))
+    cases = [(98, "a8"), (200, "a9")] + ([(104, "a9")] if level >= 4 else [])
+    for ply, mine in cases:
+        game = record.replay(ply)
+        assert record.actions[ply] == Attack(parse_cell("a12"), parse_cell(mine))  # what level 4 played
+        for seed in range(3):
+            bot = make_bot(level, seed)
+            bot.observe(game.view(Side.NORTH, since=0))
+            view = game.view(Side.NORTH)
+            action = bot.act(view, 1.0)
+            assert action in view.legal
+            assert not (type(action) is Attack and action.target == parse_cell(mine)), (ply, seed, action)

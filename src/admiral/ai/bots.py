@@ -445,21 +445,25 @@ class _Context:
         """Expected points of an attack (or detonation) over the sampled worlds."""
         total = 0.0
         n = 0
+        hits = 0
         for w in self.worlds:
             r = outcome(w, action)
             if r is None:
                 continue
             total += self.loss_value(r[1])
             n += 1
+            hits += bool(r[1])
         if not n:
             return -1.0
-        return total / n + self.attack_bonus(action)
+        return total / n + self.attack_bonus(action, hits / n)
 
-    def attack_bonus(self, action: Action) -> float:
-        """Points for attacking at all: what the report reveals, and the quiet-sea clock (rules §10.3)."""
+    def attack_bonus(self, action: Action, removes: float) -> float:
+        """Points for attacking at all: what the report reveals, and the quiet-sea clock (rules §10.3),
+        which only a removal resets: ``removes`` is the share of worlds where the attack removes a unit.
+        An attack known to change nothing (an air strike on a revealed mine, rules §7.2) earns nothing."""
         if type(action) is not Attack:
             return 0.0
-        bonus = 0.5 * self.urgency
+        bonus = 0.5 * self.urgency * removes
         if self.cfg.memory and action.target not in self.known:
             bonus += 0.5  # what the report will reveal
         return bonus
