@@ -32,3 +32,29 @@ def test_games_played_at_once_are_the_games_played_one_by_one() -> None:
     ]
     assert [g.plies for g in one.games] == [120, 120, 120]  # real games, stopped at the ply limit
     assert [len(g.times[g.a_side]) for g in two.games] == [60, 60, 60]
+
+
+def test_the_interval_is_wilsons_and_honest_for_few_games() -> None:
+    """QA finding: the normal approximation gave 2 wins of 2 the interval 100.0 %–100.0 %."""
+    from admiral.ai.tournament import GameSummary, TournamentResult
+    from admiral.engine import Side
+
+    def match(*scores: float) -> TournamentResult:
+        no_times = {Side.SOUTH: [], Side.NORTH: []}
+        return TournamentResult(5, 4, [GameSummary(Side.SOUTH, None, 10, s, no_times) for s in scores])
+
+    lo, hi = match(1.0, 1.0).interval()
+    assert (round(lo, 3), hi) == (0.342, 1.0)
+    lo, hi = match(0.5, 0.5).interval()
+    assert (round(lo, 3), round(hi, 3)) == (0.095, 0.905)
+    lo, hi = match(*([1.0] * 50 + [0.0] * 50)).interval()
+    assert (round(lo, 3), round(hi, 3)) == (0.404, 0.596)  # the textbook value for 50 of 100
+    assert match().interval() == (0.0, 1.0)
+
+
+def test_piped_output_keeps_the_whole_table() -> None:
+    """QA finding: into a pipe the table was cut at 80 columns («Адмиральс…»)."""
+    out = CliRunner().invoke(app, ["tournament", "--a", "5", "--b", "5", "--games", "1", "--max-plies", "10"])
+    assert out.exit_code == 0, out.output
+    assert "5 Адмиральский" in out.output
+    assert "move time, A (level 5)" in out.output and "move time, B (level 5)" in out.output

@@ -13,6 +13,7 @@ import math
 import multiprocessing
 import random
 import statistics
+import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -103,13 +104,17 @@ class TournamentResult:
         return sum(g.score_a for g in self.games) / len(self.games) if self.games else 0.0
 
     def interval(self) -> tuple[float, float]:
-        """95 % confidence interval of A's score (normal approximation on per-game scores, clipped to 0–1)."""
+        """95 % confidence interval of A's score: the Wilson score interval of a proportion, a draw counting
+        half a win (so with draws it errs wide). Unlike the normal approximation it stays honest for few
+        games or a one-sided score: 2 wins of 2 give 34–100 %, not a point."""
         n = len(self.games)
-        if n < 2:
+        if not n:
             return (0.0, 1.0)
-        sd = statistics.pstdev([g.score_a for g in self.games])
-        half = 1.96 * sd / math.sqrt(n)
-        return (max(0.0, self.score - half), min(1.0, self.score + half))
+        z = 1.96
+        p = self.score
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return (max(0.0, centre - half), min(1.0, centre + half))
 
     def reasons(self) -> Counter[str]:
         """How the games ended, from A's point of view, e.g. ``win: bases``."""
@@ -178,7 +183,7 @@ def run_tournament(
 def render(result: TournamentResult, console: Console, *, title: str) -> None:
     """Print the table of a finished tournament."""
     table = Table(title=title)
-    for col in ("A", "B", "games", "wins", "draws", "losses", "score", "95 % CI"):
+    for col in ("A", "B", "games", "wins", "draws", "losses", "score", "95 % CI (Wilson)"):
         table.add_column(col, justify="right")
     lo, hi = result.interval()
     table.add_row(
@@ -196,7 +201,8 @@ def render(result: TournamentResult, console: Console, *, title: str) -> None:
     for which, level in (("a", result.a), ("b", result.b)):
         p50, p95, mx = result.move_times(which)
         console.print(
-            f"  move time, level {level}: p50 {p50 * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, max {mx * 1000:.1f} ms",
+            f"  move time, {which.upper()} (level {level}): p50 {p50 * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, "
+            f"max {mx * 1000:.1f} ms",
             highlight=False,
         )
 
@@ -211,7 +217,8 @@ def tournament(
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Games played at once, in worker processes."),
 ) -> None:
     """Bot A against bot B: wins, draws, losses, score and a 95 % confidence interval for A."""
-    console = Console()
+    # Into a file or a pipe rich would cut the table at 80 columns; a terminal keeps its own width.
+    console = Console(width=None if sys.stdout.isatty() else 120)
     tally = Counter()
     with Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
