@@ -38,6 +38,14 @@ def test_valid_json_of_the_wrong_shape(browsers) -> None:
         _refused(live, "south", {"type": "setup.update", "setup": {"a1": 5}}, "bad_message")
 
 
+def test_a_preference_takes_only_true_or_false(browsers) -> None:
+    """QA finding: ``"yes"`` turned «always declare the strongest» on, ``"no"`` and ``0`` off."""
+    with live_game(browsers) as live:
+        for loose in ("yes", "no", 0, None):
+            err = _refused(live, "south", {"type": "prefs", "auto_declare": loose}, "bad_message")
+            assert err["detail"]["fields"] == ["auto_declare"]
+
+
 def test_unknown_message_type(browsers) -> None:
     with live_game(browsers) as live:
         err = _refused(live, "south", {"type": "teleport"}, "unknown_type")

@@ -61,7 +61,7 @@ class PrefsMsg(_Msg):
     """``prefs``: per-seat preferences (``auto_declare``: always declare the strongest formation)."""
 
     type: Literal["prefs"]
-    auto_declare: bool
+    auto_declare: Annotated[bool, Field(strict=True)]  # JSON true/false only, not "yes" or 0
 
 
 class NoteMsg(_Msg):
