@@ -24,7 +24,8 @@ bot's own side (plus the bot's memory of earlier views), output a legal action.
   tracking: on top of the memory and deductions above, the carriers read from the weapons' tethers
   (an air strike, a torpedo shot, a step of a known weapon, an armed or a dummy torpedo say which
   markers beside it can or cannot be its ``A``/``ТК``/``ЭС``), and the carrier hunted once only a few
-  markers can be it; formations assembled before striking, base defence, the atomic bomb on a
+  markers can be it; formations assembled before striking, base defence (strike ships shift towards a
+  threatened base, and a lesser unit stays beside each base to close it), the atomic bomb on a
   favourable expected exchange, and the whole deliberate setup (strike formations in the front row as
   well as guarded bases).
 

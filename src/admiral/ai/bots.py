@@ -103,6 +103,9 @@ VALUE = {A: 22, L: 16, KR: 8, R: 9, ES: 6, ST: 2, TK: 3, KRPL: 7, TR: 2, PL: 5, 
          AB: 10, VMB: 0}  # fmt: skip
 FORMABLE = frozenset((L, KR, R, ES, KRPL, PL))
 STRIKERS = {L: 0.6, R: 0.5, KR: 0.5, ES: 0.4, KRPL: 0.4, PL: 0.35, BR: 0.35}
+#: Kinds that stay beside their own base to close it (level 5's base defence): every mobile unit but the strike
+#: ships, the carrier with its aircraft and the bomb, whose blast would take the base (rules §8).
+PLUGS = frozenset((ES, ST, TK, KRPL, PL, TR, M, BR))
 PAIRS = {tuple(sorted(c)) for c in SCALE if len(c) == 2} | {tuple(sorted(c[:2])) for c in SCALE if len(c) == 3}
 
 
@@ -416,6 +419,8 @@ class _Context:
                 targets |= set(carrier)
         self.base_dist = _field(targets or self.markers)
         self.threat_dist = None
+        # Cells touching my bases: a unit there must be beaten before the base can be reached by contact.
+        self.plugs = {n for c, k in self.own.items() if k is VMB for n in ORTH[c]} if self.cfg.defend else set()
         if self.cfg.defend:
             threatened = [c for c, k in self.own.items() if k is VMB and self.enemy_dist[c] <= 3]
             if threatened:
@@ -506,6 +511,8 @@ class _Context:
         elif k is AB and self.cfg.bomb:
             t -= 0.15 * e
         t -= 0.6 * self.scarce * danger
+        if k in PLUGS and c in self.plugs:
+            t += 2.0
         if self.cfg.pairs and k in FORMABLE and e <= 3:
             for n in ORTH[c]:
                 mate = own.get(n)
