@@ -420,8 +420,9 @@ class _Context:
         self.base_dist = _field(targets or self.markers)
         self.threat_dist = None
         # Cells touching my bases: a unit there must be beaten before the base can be reached by contact.
-        self.plugs = {n for c, k in self.own.items() if k is VMB for n in ORTH[c]} if self.cfg.defend else set()
+        self.plugs: set[Cell] = set()
         if self.cfg.defend:
+            self.plugs = {n for c, k in self.own.items() if k is VMB for n in ORTH[c]}
             threatened = [c for c, k in self.own.items() if k is VMB and self.enemy_dist[c] <= 3]
             if threatened:
                 self.threat_dist = _field(set(threatened))
