@@ -26,6 +26,7 @@ from admiral.engine import (
     validate_setup,
 )
 from admiral.engine.board import RING, cell_row
+from admiral.engine.setup import _tether_placed
 
 CARRIER = {Kind.S: Kind.A, Kind.T: Kind.TK, Kind.M: Kind.ES}
 FLEET = Counter({k: k.count for k in Kind})
@@ -322,3 +323,89 @@ class TestAutoArrange:
             out = auto_arrange(Side.SOUTH, rng, partial)
             assert validate_setup(Side.SOUTH, out) == []
             assert set(untethered(out)) <= set(before), seed
+
+
+#: Weapons placed alone, on the corners, an edge of the front row and the middle of each zone.
+LONE_CELLS = [(Side.SOUTH, c) for c in ("a1", "n1", "a5", "g3")] + [(Side.NORTH, c) for c in ("n15", "a11", "h13")]
+
+
+def completed(side: Side, partial: dict[str, str], seed: int) -> dict[int, Kind]:
+    """``partial`` completed from ``seed``, checked valid and kept as it is."""
+    out = auto_arrange(side, random.Random(seed), partial)
+    assert validate_setup(side, out) == [], seed
+    assert {cell_name(c): out[c].code for c in out if cell_name(c) in partial} == partial, seed
+    return out
+
+
+class TestCompletionTethersPlacedWeapons:
+    """Issue 16, item 11: completion puts a new carrier beside a weapon the player placed alone."""
+
+    @pytest.mark.parametrize(("side", "cell"), LONE_CELLS)
+    @pytest.mark.parametrize("kind", ["S", "T", "M"])
+    def test_a_weapon_placed_alone_gets_a_carrier(self, side, cell, kind):  # rules §3.4, §3.6
+        for seed in range(50):
+            out = completed(side, {cell: kind}, seed)
+            assert untethered(out) == [], seed
+            assert any(out.get(n) is CARRIER[Kind.parse(kind)] for n in RING[parse_cell(cell)]), seed
+
+    @pytest.mark.parametrize(
+        ("side", "partial"),
+        [
+            (Side.SOUTH, {"a1": "S", "n1": "T", "g5": "M", "c3": "T", "k2": "M"}),
+            (Side.SOUTH, {"a1": "T", "d1": "T", "g1": "T", "k1": "T"} | {f"{c}3": "M" for c in "abcdef"}),
+            (Side.NORTH, {"a15": "S", "b15": "T", "c15": "M", "n11": "M", "h12": "T"}),
+        ],
+    )
+    def test_weapons_placed_together_all_get_carriers(self, side, partial):  # rules §3.4, §3.6
+        for seed in range(50):
+            assert untethered(completed(side, partial, seed)) == [], seed
+
+    def test_one_carrier_left_goes_where_it_tethers_two(self):  # rules §2: any carrier serves; §3.6
+        # Five torpedo boats stand far away; the last one must stand on b1 or b2, beside both torpedoes.
+        partial = {"a1": "T", "c1": "T"} | {f"n{r}": "TK" for r in range(1, 6)}
+        for seed in range(50):
+            out = completed(Side.SOUTH, partial, seed)
+            assert Kind.TK in (out.get(parse_cell("b1")), out.get(parse_cell("b2"))), seed
+            assert untethered(out) == [], seed
+
+    def test_the_weapon_with_fewest_free_cells_goes_first(self):  # rules §3.6: where possible, the tethers
+        # The torpedo on c1 has only b2 free around it; the aircraft on a1 has a2 and b2. Served first,
+        # the aircraft would take b2 in half the draws and leave the torpedo loose.
+        partial = {"c1": "T", "b1": "L", "d1": "L", "c2": "KR", "d2": "KR", "a1": "S"}
+        for seed in range(50):
+            out = completed(Side.SOUTH, partial, seed)
+            assert (out.get(parse_cell("b2")), out.get(parse_cell("a2"))) == (Kind.TK, Kind.A), seed
+            assert untethered(out) == [], seed
+
+    def test_placed_carriers_and_weapons_keep_serving(self):  # rules §3.4, §3.6
+        # Tethered pairs the player made, and one loose torpedo: only the loose one needs a new carrier;
+        # the weapons still to place go beside some carrier, placed or new.
+        partial = {"c2": "TK", "c3": "T", "d3": "T", "g3": "A", "h3": "S", "k2": "ES", "k3": "M", "n1": "T"}
+        for seed in range(50):
+            out = completed(Side.SOUTH, partial, seed)
+            assert untethered(out) == [], seed
+            assert any(out.get(n) is Kind.TK for n in RING[parse_cell("n1")]), seed
+
+    @pytest.mark.parametrize(
+        ("side", "partial", "loose"),
+        [
+            # every cell around the aircraft filled by the player
+            (Side.SOUTH, {"a1": "S", "a2": "L", "b1": "L", "b2": "KR"}, ["Sa1"]),
+            (Side.NORTH, {"n15": "M", "m15": "L", "m14": "L", "n14": "KR"}, ["Mn15"]),
+            # the only carrier of its kind already placed far away
+            (Side.SOUTH, {"a1": "S", "n5": "A"}, ["Sa1"]),
+            # every destroyer placed, none near the mine
+            (Side.SOUTH, {"a1": "M"} | {f"n{r}": "ES" for r in range(1, 6)} | {"m1": "ES"}, ["Ma1"]),
+        ],
+    )
+    def test_no_free_cell_or_carrier_left_still_completes(self, side, partial, loose):  # rules §3.6
+        for seed in range(50):
+            assert untethered(completed(side, partial, seed)) == loose, seed
+
+    def test_tethered_placed_weapons_draw_nothing(self):  # rules §3.4: a setup from empty is unchanged
+        board = {parse_cell(c): Kind.parse(k) for c, k in {"g3": "A", "h3": "S", "c2": "TK", "c3": "T"}.items()}
+        rng = random.Random(1)
+        state = rng.getstate()
+        _tether_placed(Side.SOUTH, rng, board)
+        assert rng.getstate() == state
+        assert len(board) == 4

@@ -137,7 +137,11 @@ def auto_arrange(side: Side, rng: random.Random, partial: Placements | None = No
     """A random legal setup for ``side``, completing ``partial`` if given (rules §3.4, §3.6).
 
     Only unplaced units are placed; ``partial`` stays as it is. Both bases go off the front row and
-    every ``S``, ``T``, ``M`` goes 8-adjacent to a carrier of its kind wherever a free cell allows.
+    every ``S``, ``T``, ``M`` ends 8-adjacent to a carrier of its kind wherever a free cell allows: the
+    weapons it places go beside carriers, and a placed weapon with no carrier beside it gets an unplaced
+    carrier of its kind on a free cell around it (one carrier serves any number of weapons, rules §2).
+    A placed weapon stays loose only when no free cell is around it or every carrier of its kind is
+    already placed elsewhere.
     If the free cells left for a base are all in the front row, one of the placed units behind
     (not a weapon or a carrier, so no tether breaks) is moved to the front row to make room (the only
     change ever made to ``partial``).
@@ -166,6 +170,8 @@ def _arrange(side: Side, rng: random.Random, board: dict[Cell, Kind]) -> tuple[d
     """One attempt of :func:`auto_arrange` on ``board`` (changed in place): the board, and whether
     every weapon placed went 8-adjacent to a carrier of its kind."""
     zone, front = sorted(ZONE[side]), FRONT_ROW[side]
+    # 0. A carrier beside each placed weapon that has none (rules §3.6: where possible, the tethers).
+    _tether_placed(side, rng, board)
     have = Counter(board.values())
     todo = [k for k in Kind for _ in range(k.count - have[k])]
     tethered = True
@@ -204,3 +210,35 @@ def _arrange(side: Side, rng: random.Random, board: dict[Cell, Kind]) -> tuple[d
     for k in rest:
         board[rng.choice(free())] = k
     return board, tethered
+
+
+def _loose(board: dict[Cell, Kind], cell: Cell) -> bool:
+    """Whether the weapon on ``cell`` has no carrier of its kind 8-adjacent (rules §5.2)."""
+    return all(board.get(n) is not _CARRIER[board[cell]] for n in RING[cell])
+
+
+def _tether_placed(side: Side, rng: random.Random, board: dict[Cell, Kind]) -> None:
+    """Step 0 of :func:`_arrange`: an unplaced carrier beside every placed weapon that has none, wherever
+    a free cell around it and a carrier of its kind are left (rules §3.4, §3.6); ``board`` changes in place.
+
+    The weapon with the fewest free cells around it goes first, so a cell it needs is not taken for
+    another; of its cells, one that tethers the most loose weapons of its kind is drawn, so one carrier
+    serves several where it can (rules §2: any carrier of the class serves). Draws nothing from ``rng``
+    when every placed weapon is tethered already (so a setup from empty is unchanged).
+    """
+    zone = ZONE[side]
+    while True:
+        have = Counter(board.values())
+        spots: dict[Cell, list[Cell]] = {}  # loose weapon → the free cells around it
+        for c, k in board.items():
+            if k in _CARRIER and have[_CARRIER[k]] < _CARRIER[k].count and _loose(board, c):
+                cells = [n for n in RING[c] if n in zone and n not in board]
+                if cells:
+                    spots[c] = cells
+        if not spots:
+            return
+        weapon = min(spots, key=lambda c: (len(spots[c]), c))
+        kind = board[weapon]
+        reach = {n: sum(1 for c in spots if board[c] is kind and n in RING[c]) for n in spots[weapon]}
+        best = max(reach.values())
+        board[rng.choice([n for n in spots[weapon] if reach[n] == best])] = _CARRIER[kind]
