@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from starlette.testclient import TestClient
 
 from admiral.web import Settings
 from admiral.web.deps import SESSION_COOKIE
 
-from .conftest import Browser, make_settings, snapshot, until
+from .conftest import Browser, make_settings, running, snapshot, until
 
 PASSWORD = "Броненосец-1905"
 
@@ -467,3 +468,63 @@ def test_migration_0006_downgrades_to_case_folded_keys(db_url: str) -> None:
         assert "nickname_key_upper" not in {c["name"] for c in sa.inspect(conn).get_columns("commanders")}
     engine.dispose()
     assert got == {1: "ворахк", 2: "bopaxk", 3: "nemo", 4: None, 5: "mike", 6: "rnike"}
+
+
+# -- issue 16, finding 7: failed logins throttled per (account, address), with a backstop per account -----------
+
+
+def at(client: TestClient, address: str) -> Person:
+    """A person at client address ``address``: the same app through a TestClient that gives that address."""
+    return Person(TestClient(client.app, base_url="http://testserver", client=(address, 50000)))
+
+
+def test_failures_from_five_addresses_do_not_lock_the_owner_out(client) -> None:
+    """QA finding: five wrong passwords from five addresses locked the real owner out (429 per e-mail)."""
+    register(Person(client))
+    for i in range(1, 6):
+        guesser = at(client, f"127.0.0.{i}")
+        codes = [guesser.submit("/login", login="nemo@example.org", password=f"wrong{n}").status_code for n in range(5)]
+        assert codes == [400] * 5
+        # that address is done with this account for now, even with the right password
+        assert guesser.submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 429
+        assert guesser.submit("/login", login="Капитан Немо", password=PASSWORD).status_code == 429
+    owner = at(client, "127.0.0.6")
+    assert owner.submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 303
+    assert owner.me()["nickname"] == "Капитан Немо"
+
+
+def test_a_successful_login_does_not_count_against_the_account(client) -> None:
+    register(Person(client))
+    p = Person(client)
+    codes = [p.submit("/login", login="nemo@example.org", password="wrong-password").status_code for _ in range(4)]
+    assert codes == [400] * 4
+    assert p.submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 303
+    assert p.submit("/login", login="nemo@example.org", password="wrong-password").status_code == 400  # the 5th failure
+    assert p.submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 429
+
+
+def test_past_the_backstop_every_address_is_refused(db_url: str) -> None:
+    with running(make_settings(db_url, rate_login_account="12/hour")) as client:
+        register(Person(client))
+        for i in (1, 2):
+            codes = [at(client, f"127.0.0.{i}").submit("/login", login="Капитан Немо", password="wrong-password")
+                     .status_code for _ in range(5)]  # fmt: skip
+            assert codes == [400] * 5
+        owner = at(client, "127.0.0.9")
+        assert owner.submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 303  # 10 < 12
+        third = at(client, "127.0.0.3")
+        codes = [third.submit("/login", login="nemo@example.org", password="x-wrong-x").status_code for _ in range(3)]
+        assert codes == [400, 400, 429]  # 12 failures: the account's backstop is full
+        for person in (third, at(client, "127.0.0.4"), owner, Person(client)):
+            assert person.submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 429
+        assert at(client, "127.0.0.4").submit("/login", login="other@example.org", password="x").status_code == 400
+
+
+def test_recovery_requests_from_one_address_do_not_block_the_owners(client, mail_dir: Path) -> None:
+    register(Person(client))
+    stranger = at(client, "127.0.0.1")
+    codes = [stranger.submit("/recover", email="nemo@example.org").status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+    assert len(wait_mail(mail_dir, 3)) == 3
+    assert at(client, "127.0.0.2").submit("/recover", email="NEMO@example.org").status_code == 200
+    assert len(wait_mail(mail_dir, 4)) == 4

@@ -190,6 +190,20 @@ class AccountService:
         row = self.store.by_nickname_key(key)
         return None if row is None else Commander.of(row)
 
+    def account_of(self, login: str) -> str:
+        """The key per-account rate limits count a login text under: ``commander:<id>`` when it names a
+        registered commander by e-mail or nickname (so both count as one account), else :func:`account_key`
+        of the text (an unknown login is limited like a known one)."""
+        login = (login or "").strip()[:254]
+        try:
+            if "@" in login:
+                row = self.store.by_email(normalize_email(login))
+            else:
+                row = self.store.by_nickname_key(nickname_key(normalize_nickname(login)))
+        except ServiceError:
+            row = None
+        return f"commander:{row.id}" if row is not None else account_key(login)
+
     # -- registration, login, logout -----------------------------------------------------------------
 
     def register(self, key: str, email: str, nickname: str, password: str) -> tuple[Commander, str]:
