@@ -12,8 +12,9 @@ as «mike» and «rnike»): the earlier registered keeps its keys as computed; a
 that is taken already, that key suffixed with ``#<its id>`` — no nickname's key contains ``#`` (nicknames
 are letters, digits, ``_``, ``-`` and spaces, and no skeleton of those has one), so the suffixed key
 collides with nothing and the migration never fails on a collision. Such a later commander keeps its
-nickname, profile and games; if its ``nickname_key`` was the suffixed one, logging in by nickname finds
-the earlier commander, so it logs in by e-mail. Nobody new can take a nickname that collides with either.
+nickname, profile and games; if its ``nickname_key`` was the suffixed one, logging in by nickname (and
+``/c/{nickname}``) finds the earlier commander, so it logs in by e-mail. Nobody new can take a nickname
+that collides with either.
 
 The keys are those of ``admiral.service.nicknames`` as it is when this migration runs (ICU's confusables
 data): a later change of that function or of ICU's data needs a migration that recomputes them again

@@ -39,6 +39,8 @@ KEY_LENGTH = 192
 
 @cache
 def _checker():  # type: ignore[no-untyped-def]
+    """One spoof checker for the process: ICU documents its checking functions, ``getSkeleton`` among them,
+    as safe to call from several threads at once (registration runs in the thread pool)."""
     import icu  # PyICU: the distribution ``pyicu-wheels`` (ICU bundled), or ``pyicu`` built on a system ICU
 
     return icu.SpoofChecker()
