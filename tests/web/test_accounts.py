@@ -4,14 +4,17 @@ login on a second device, sessions, CSRF, rate limits, recovery links, nicknames
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
+from starlette.testclient import TestClient
 
 from admiral.web import Settings
 from admiral.web.deps import SESSION_COOKIE
 
-from .conftest import Browser, make_settings, snapshot, until
+from .conftest import Browser, make_settings, running, snapshot, until
 
 PASSWORD = "Броненосец-1905"
 
@@ -352,3 +355,176 @@ def test_pages_refuse_framing_and_referrers(client) -> None:
     r = Person(client).get("/login")
     assert r.headers["x-frame-options"] == "DENY" and r.headers["referrer-policy"] == "same-origin"
     assert r.headers["x-content-type-options"] == "nosniff"
+
+
+# -- issue 16, finding 6: nicknames unique by confusable skeleton -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "twin"),
+    [("BOPAXK", "ВОРАХК"), ("ВОРАХК", "BOPAXK"), ("bopaxk", "ВоРАхк"), ("ВоРАхк", "bopaxk"), ("Ilya", "llya"),
+     ("mike", "RNIKE"), ("Nemo", "ΝΕΜΟ")],
+)  # fmt: skip
+def test_a_confusable_twin_of_a_nickname_is_taken(client, first: str, twin: str) -> None:
+    """QA finding: Cyrillic «ВОРАХК» registered beside Latin «BOPAXK», a second commander with the same page."""
+    assert register(Person(client), nickname=first, email="first@example.org").status_code == 303
+    r = register(Person(client), nickname=twin, email="twin@example.org")
+    assert r.status_code == 400 and "Этот псевдоним уже занят." in r.text
+    assert client.app.state.accounts.store.by_email("twin@example.org") is None
+
+
+def test_a_nickname_one_letter_apart_is_free_and_login_by_nickname_finds_its_owner(client) -> None:
+    register(Person(client), nickname="BOPAXK", email="first@example.org")
+    assert register(Person(client), nickname="Nemo", email="nemo@example.org").status_code == 303
+    assert register(Person(client), nickname="Nema", email="nema@example.org").status_code == 303
+    p = Person(client)
+    assert p.submit("/login", login="bopaxk", password=PASSWORD).status_code == 303
+    assert p.me()["nickname"] == "BOPAXK"
+    assert Person(client).submit("/login", login="NEMA", password=PASSWORD).status_code == 303
+    page = Person(client).get("/c/Bopaxk")
+    assert page.status_code == 200 and "BOPAXK" in page.text
+
+
+def _at_0005_with_commanders(db_url: str) -> sa.Table:
+    """A database at migration 0005 (before the skeleton keys) holding commanders registered then; the
+    ``commanders`` table as it was."""
+    from admiral.store import upgrade_database
+
+    upgrade_database(db_url, "0005")
+    table = sa.table(
+        "commanders", sa.column("id", sa.Integer()), sa.column("key", sa.String()), sa.column("email", sa.String()),
+        sa.column("nickname", sa.String()), sa.column("nickname_key", sa.String()),
+        sa.column("career", sa.JSON()), sa.column("points", sa.Integer()),
+        sa.column("created_at", sa.DateTime(timezone=True)), sa.column("registered_at", sa.DateTime(timezone=True)),
+    )  # fmt: skip
+    engine = sa.create_engine(db_url)
+    day = lambda d: datetime(2026, 1, d, tzinfo=UTC)  # noqa: E731
+    rows = [  # id, nickname, registered on day …; the Cyrillic twin has the lower id but registered later
+        (1, "ВОРАХК", 20), (2, "BOPAXK", 10), (3, "Nemo", 11), (4, None, None), (5, "mike", 12), (6, "Rnike", 13),
+    ]  # fmt: skip
+    with engine.begin() as conn:
+        conn.execute(
+            sa.insert(table),
+            [{"id": i, "key": f"k{i}", "email": nick and f"c{i}@example.org", "nickname": nick,
+              "nickname_key": nick and nick.casefold(), "career": {}, "points": 0, "created_at": day(1),
+              "registered_at": reg and day(reg)} for i, nick, reg in rows],
+        )  # fmt: skip
+        if engine.dialect.name == "postgresql":  # explicit ids leave the sequence behind
+            conn.execute(sa.text("SELECT setval(pg_get_serial_sequence('commanders', 'id'), 6)"))
+    engine.dispose()
+    return table
+
+
+def _keys_by_id(db_url: str, table: sa.Table) -> dict[int, tuple]:
+    engine = sa.create_engine(db_url)
+    with engine.connect() as conn:
+        columns = [sa.column(name) for name in ("id", "nickname_key", "nickname_key_upper", "nickname_key_typed")]
+        got = {r[0]: tuple(r[1:]) for r in conn.execute(sa.select(*columns).select_from(table))}
+    engine.dispose()
+    return got
+
+
+def test_migration_0006_recomputes_the_keys_and_suffixes_later_twins(db_url: str) -> None:
+    from admiral.service.nicknames import nickname_keys
+    from admiral.store import AccountStore, Taken, make_engine, upgrade_database
+
+    table = _at_0005_with_commanders(db_url)
+    upgrade_database(db_url)
+    assert _keys_by_id(db_url, table) == {
+        2: ("bopaxk", "BOPAXK", "BOPAXK"),  # registered first: keeps its keys
+        1: ("ʙopaxĸ", "BOPAXK#1", "BOPAXK#1"),  # the twin registered later: the taken keys suffixed
+        3: ("nerno", "NEMO", "Nerno"),
+        4: (None, None, None),  # a guest
+        5: ("rnike", "MlKE", "rnike"),
+        6: ("rnike#6", "RNlKE", "Rnike"),  # «Rnike» looks like «mike» in lower case only
+    }
+    engine = make_engine(db_url)
+    store = AccountStore(engine)
+    assert store.by_nickname_key("bopaxk").id == 2 and store.by_nickname_key("rnike").id == 5
+    with pytest.raises(Taken):  # a new twin is refused
+        twin = "вораХК"
+        store.register("guest", "new", email="new@example.org", nickname=twin, nickname_keys=nickname_keys(twin),
+                       password_hash="x")  # fmt: skip
+    engine.dispose()
+
+
+def test_migration_0006_downgrades_to_case_folded_keys(db_url: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    from admiral.store import upgrade_database
+    from admiral.store.db import MIGRATIONS_DIR
+
+    table = _at_0005_with_commanders(db_url)
+    upgrade_database(db_url)
+    assert _keys_by_id(db_url, table)[1] == ("ʙopaxĸ", "BOPAXK#1", "BOPAXK#1")
+    cfg = Config(str(MIGRATIONS_DIR.parent / "alembic.ini"))
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.attributes.update(database_url=db_url, configure_logger=False)
+    command.downgrade(cfg, "0005")
+    engine = sa.create_engine(db_url)
+    with engine.connect() as conn:
+        got = dict(conn.execute(sa.select(sa.column("id"), sa.column("nickname_key")).select_from(table)).all())
+        assert "nickname_key_upper" not in {c["name"] for c in sa.inspect(conn).get_columns("commanders")}
+    engine.dispose()
+    assert got == {1: "ворахк", 2: "bopaxk", 3: "nemo", 4: None, 5: "mike", 6: "rnike"}
+
+
+# -- issue 16, finding 7: failed logins throttled per (account, address), with a backstop per account -----------
+
+
+def at(client: TestClient, address: str) -> Person:
+    """A person at client address ``address``: the same app through a TestClient that gives that address."""
+    return Person(TestClient(client.app, base_url="http://testserver", client=(address, 50000)))
+
+
+def test_failures_from_five_addresses_do_not_lock_the_owner_out(client) -> None:
+    """QA finding: five wrong passwords from five addresses locked the real owner out (429 per e-mail)."""
+    register(Person(client))
+    for i in range(1, 6):
+        guesser = at(client, f"127.0.0.{i}")
+        codes = [guesser.submit("/login", login="nemo@example.org", password=f"wrong{n}").status_code for n in range(5)]
+        assert codes == [400] * 5
+        # that address is done with this account for now, even with the right password
+        assert guesser.submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 429
+        assert guesser.submit("/login", login="Капитан Немо", password=PASSWORD).status_code == 429
+    owner = at(client, "127.0.0.6")
+    assert owner.submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 303
+    assert owner.me()["nickname"] == "Капитан Немо"
+
+
+def test_a_successful_login_does_not_count_against_the_account(client) -> None:
+    register(Person(client))
+    p = Person(client)
+    codes = [p.submit("/login", login="nemo@example.org", password="wrong-password").status_code for _ in range(4)]
+    assert codes == [400] * 4
+    assert p.submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 303
+    assert p.submit("/login", login="nemo@example.org", password="wrong-password").status_code == 400  # the 5th failure
+    assert p.submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 429
+
+
+def test_past_the_backstop_every_address_is_refused(db_url: str) -> None:
+    with running(make_settings(db_url, rate_login_account="12/hour")) as client:
+        register(Person(client))
+        for i in (1, 2):
+            codes = [at(client, f"127.0.0.{i}").submit("/login", login="Капитан Немо", password="wrong-password")
+                     .status_code for _ in range(5)]  # fmt: skip
+            assert codes == [400] * 5
+        owner = at(client, "127.0.0.9")
+        assert owner.submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 303  # 10 < 12
+        third = at(client, "127.0.0.3")
+        codes = [third.submit("/login", login="nemo@example.org", password="x-wrong-x").status_code for _ in range(3)]
+        assert codes == [400, 400, 429]  # 12 failures: the account's backstop is full
+        for person in (third, at(client, "127.0.0.4"), owner, Person(client)):
+            assert person.submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 429
+        assert at(client, "127.0.0.4").submit("/login", login="other@example.org", password="x").status_code == 400
+
+
+def test_recovery_requests_from_one_address_do_not_block_the_owners(client, mail_dir: Path) -> None:
+    register(Person(client))
+    stranger = at(client, "127.0.0.1")
+    codes = [stranger.submit("/recover", email="nemo@example.org").status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+    assert len(wait_mail(mail_dir, 3)) == 3
+    assert at(client, "127.0.0.2").submit("/recover", email="NEMO@example.org").status_code == 200
+    assert len(wait_mail(mail_dir, 4)) == 4

@@ -9,8 +9,9 @@ browser to its commander's key. So "logging in on a second device continues the 
 Passwords are hashed with argon2id through passlib (the ``libpass`` distribution) and never stored,
 logged or shown in clear: 8–128 characters, never truncated, the 10 000 most common passwords (zxcvbn's
 list) and the commander's own nickname or e-mail refused. Nicknames: NFKC, invisible characters removed,
-spaces trimmed and collapsed; 3–24 letters (any script), digits, ``_``, ``-`` and inner spaces; unique
-case-insensitively; a mix of scripts with look-alike letters (Latin "a" next to Cyrillic "а") is refused.
+spaces trimmed and collapsed; 3–24 letters (any script), digits, ``_``, ``-`` and inner spaces; a mix of
+scripts with look-alike letters (Latin "a" next to Cyrillic "а") is refused; unique case-insensitively and
+by confusable skeleton (:mod:`.nicknames`: Cyrillic «ВОРАХК» is taken once Latin «BOPAXK» is).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from admiral.store.models import CommanderRow
 from .errors import ServiceError
 from .lobby import hash_token
 from .mail import Mailer
+from .nicknames import nickname_keys
 
 __all__ = ["AccountService", "Commander", "account_key", "normalize_nickname"]
 
@@ -85,8 +87,14 @@ def normalize_nickname(raw: str) -> str:
 
 
 def nickname_key(nickname: str) -> str:
-    """The case-insensitive uniqueness key of a normalised nickname."""
-    return nickname.casefold()
+    """The key that finds an account by a normalised nickname (``commanders.nickname_key``): its look in lower
+    case by TR39 skeleton, so any case of a nickname, and spellings that look like it in lower case, name the
+    same account (:func:`.nicknames.nickname_keys`, ``folded``).
+
+    >>> nickname_key("NEMO") == nickname_key("nemo") == nickname_key("nemо") == "nerno"  # the last "о" Cyrillic
+    True
+    """
+    return nickname_keys(nickname).folded
 
 
 def normalize_email(raw: str) -> str:
@@ -99,8 +107,8 @@ def normalize_email(raw: str) -> str:
 
 def account_key(login: str) -> str:
     """The account a login text names, for per-account rate limits: the normalised e-mail or the nickname's
-    uniqueness key (so "Yu\u200bri", "ＹＵＲＩ" and "yuri" count as one account); the text itself, case-folded,
-    when it is neither."""
+    :func:`nickname_key` — the key login looks the nickname up by (so "Yu\u200bri", "ＹＵＲＩ" and
+    "yuri" count as one account); the text itself, case-folded, when it is neither."""
     login = (login or "").strip()[:254]
     try:
         return normalize_email(login) if "@" in login else nickname_key(normalize_nickname(login))
@@ -182,6 +190,20 @@ class AccountService:
         row = self.store.by_nickname_key(key)
         return None if row is None else Commander.of(row)
 
+    def account_of(self, login: str) -> str:
+        """The key per-account rate limits count a login text under: ``commander:<id>`` when it names a
+        registered commander by e-mail or nickname (so both count as one account), else :func:`account_key`
+        of the text (an unknown login is limited like a known one)."""
+        login = (login or "").strip()[:254]
+        try:
+            if "@" in login:
+                row = self.store.by_email(normalize_email(login))
+            else:
+                row = self.store.by_nickname_key(nickname_key(normalize_nickname(login)))
+        except ServiceError:
+            row = None
+        return f"commander:{row.id}" if row is not None else account_key(login)
+
     # -- registration, login, logout -----------------------------------------------------------------
 
     def register(self, key: str, email: str, nickname: str, password: str) -> tuple[Commander, str]:
@@ -200,7 +222,7 @@ class AccountService:
         new_key = secrets.token_hex(32)
         try:
             row = self.store.register(
-                key, new_key, email=email, nickname=nick, nickname_key=nickname_key(nick),
+                key, new_key, email=email, nickname=nick, nickname_keys=nickname_keys(nick),
                 password_hash=self.crypt.hash(password),
             )  # fmt: skip
         except Taken as e:

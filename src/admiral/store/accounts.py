@@ -5,11 +5,11 @@ Same rules as :mod:`.repo`: synchronous, one short transaction per call, detache
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy import Engine, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
@@ -61,7 +61,7 @@ class AccountStore:
             return s.scalar(select(CommanderRow).where(CommanderRow.email == email))
 
     def by_nickname_key(self, nickname_key: str) -> CommanderRow | None:
-        """The registered commander with this normalised, case-folded nickname."""
+        """The registered commander whose ``nickname_key`` (the lower-case look of its nickname) is this."""
         with self.sessions() as s:
             return s.scalar(select(CommanderRow).where(CommanderRow.nickname_key == nickname_key))
 
@@ -81,25 +81,32 @@ class AccountStore:
             return found
 
     def register(
-        self, old_key: str, new_key: str, *, email: str, nickname: str, nickname_key: str, password_hash: str
+        self, old_key: str, new_key: str, *, email: str, nickname: str, nickname_keys: Sequence[str], password_hash: str
     ) -> CommanderRow:
         """Turn the guest of ``old_key`` (created if absent) into a registered commander with identity
         ``new_key``, and move the guest's seats, games created, saved setups and tutorial progress to
-        ``new_key`` — all in one transaction.
+        ``new_key`` — all in one transaction. ``nickname_keys``: the nickname's three uniqueness keys
+        (``nickname_key``, ``nickname_key_upper``, ``nickname_key_typed``; ``admiral.service.nicknames``).
 
-        :raises Taken: the e-mail or the nickname belongs to someone else (nothing changes).
+        :raises Taken: the e-mail, or a key of the nickname, belongs to someone else (nothing changes).
         """
+        folded, upper, typed = nickname_keys
         self.guest(old_key)
         try:
             with self.sessions.begin() as s:
                 if s.scalar(select(CommanderRow.id).where(CommanderRow.email == email)) is not None:
                     raise Taken("email")
-                if s.scalar(select(CommanderRow.id).where(CommanderRow.nickname_key == nickname_key)) is not None:
+                same = or_(
+                    CommanderRow.nickname_key == folded, CommanderRow.nickname_key_upper == upper,
+                    CommanderRow.nickname_key_typed == typed,
+                )  # fmt: skip
+                if s.scalar(select(CommanderRow.id).where(same).limit(1)) is not None:
                     raise Taken("nickname")
                 row = s.scalar(select(CommanderRow).where(CommanderRow.key == old_key).with_for_update())
                 if row is None or row.email is not None:
                     raise Taken("email")
-                row.key, row.email, row.nickname, row.nickname_key = new_key, email, nickname, nickname_key
+                row.key, row.email, row.nickname = new_key, email, nickname
+                row.nickname_key, row.nickname_key_upper, row.nickname_key_typed = folded, upper, typed
                 row.password_hash, row.registered_at = password_hash, utcnow()
                 s.execute(update(GameSeatRow).where(GameSeatRow.browser_hash == old_key).values(browser_hash=new_key))
                 s.execute(update(GameRow).where(GameRow.creator_hash == old_key).values(creator_hash=new_key))

@@ -146,8 +146,10 @@ class CommanderRow(Base):
 
     ``key`` is the identity the games and saved setups are bound to (``game_seats.browser_hash``,
     ``saved_setups.browser_hash``): a guest's is the hash of its browser token; registering gives the
-    commander a fresh random key and moves everything of the guest's to it. ``nickname_key``: the
-    normalised nickname, case-folded (unique). ``career``: progression totals (``admiral.progression``).
+    commander a fresh random key and moves everything of the guest's to it. ``nickname_key``,
+    ``nickname_key_upper``, ``nickname_key_typed``: the nickname's uniqueness keys by confusable skeleton
+    (``admiral.service.nicknames``: how it looks in lower case, in capitals, as typed), each unique; the first
+    finds an account by nickname. ``career``: progression totals (``admiral.progression``).
     """
 
     __tablename__ = "commanders"
@@ -156,7 +158,10 @@ class CommanderRow(Base):
     key: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     email: Mapped[str | None] = mapped_column(String(254), unique=True, index=True)
     nickname: Mapped[str | None] = mapped_column(String(24))
-    nickname_key: Mapped[str | None] = mapped_column(String(96), unique=True, index=True)
+    # 192: KEY_LENGTH of admiral.service.nicknames (a skeleton is longer than its nickname)
+    nickname_key: Mapped[str | None] = mapped_column(String(192), unique=True, index=True)
+    nickname_key_upper: Mapped[str | None] = mapped_column(String(192), unique=True, index=True)
+    nickname_key_typed: Mapped[str | None] = mapped_column(String(192), unique=True, index=True)
     password_hash: Mapped[str | None] = mapped_column(String(255))
     points: Mapped[int] = mapped_column(Integer, default=0, index=True)
     career: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

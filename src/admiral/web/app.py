@@ -125,8 +125,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.limits = RateLimits(
         settings.rate_limit_storage,
         {
-            "login": settings.rate_login, "login_account": settings.rate_login_account,
-            "register": settings.rate_register, "recover": settings.rate_recover,
+            "login": settings.rate_login, "login_account_address": settings.rate_login_account_address,
+            "login_account": settings.rate_login_account, "register": settings.rate_register,
+            "recover": settings.rate_recover, "recover_account_address": settings.rate_recover_account_address,
             "recover_account": settings.rate_recover_account, "feedback": settings.rate_feedback,
             "games": settings.rate_games, "tutorial": settings.rate_tutorial,
         },

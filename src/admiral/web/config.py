@@ -81,12 +81,20 @@ class Settings(BaseSettings):
     #: Where rate-limit counters live (``limits`` storage URI): ``memory://``, or ``redis://…`` for several
     #: instances.
     rate_limit_storage: str = "memory://"
-    #: Rate limits (``limits`` notation), per client address and per account named in the request.
+    #: Rate limits (``limits`` notation) per client address: every login, registration, recovery request.
     rate_login: str = "10/minute"
-    rate_login_account: str = "5/minute"
+    #: Failed logins (and wrong current passwords) per account named *and* client address (OWASP ASVS 5.0
+    #: V6.3): the owner at another address is not locked out by someone else's failures.
+    rate_login_account_address: str = "5/minute;20/hour"
+    #: Failed logins per account from any address: the backstop against guessing from many addresses, far
+    #: above the per-address one. A successful login counts against neither account limit.
+    rate_login_account: str = "100/hour"
     rate_register: str = "5/minute;20/hour"
     rate_recover: str = "3/minute;10/hour"
-    rate_recover_account: str = "3/hour"
+    #: Recovery requests (each may mail a link) per e-mail named and client address, then per e-mail from any
+    #: address (the backstop: at most that many recovery mails to one mailbox).
+    rate_recover_account_address: str = "3/hour"
+    rate_recover_account: str = "10/hour"
     rate_feedback: str = "5/minute;30/hour"
     rate_games: str = "20/minute;200/hour"
     #: Tries in lessons (``POST /api/tutorial/{slug}/act``) per client address.

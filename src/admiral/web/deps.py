@@ -116,17 +116,31 @@ async def checked_form(request: Request) -> dict[str, str] | None:
 
 
 class RateLimits:
-    """Named rate limits over the ``limits`` library (moving window): ``hit(name, key)`` counts one request
-    of ``key`` (a client address, an account) against limit ``name`` and says whether it is allowed.
-    ``storage``: a ``limits`` storage URI (``memory://``, ``redis://…``)."""
+    """Named rate limits over the ``limits`` library (moving window): ``hit(name, *key)`` counts one request
+    of ``key`` (a client address, an account, an account and an address) against limit ``name`` and says
+    whether it is allowed; ``test(name, *key)`` says whether one more would be, counting nothing.
+    ``storage``: a ``limits`` storage URI (``memory://``, ``redis://…``); ``limits``: name → ``limits``
+    notation (``"5/minute;20/hour"``: every window must have room).
+
+    >>> limits = RateLimits("memory://", {"try": "2/minute"})
+    >>> limits.test("try", "a"), limits.hit("try", "a"), limits.hit("try", "a"), limits.test("try", "a")
+    (True, True, True, False)
+    >>> limits.hit("try", "a"), limits.test("try", "a", "b")
+    (False, True)
+    """
 
     def __init__(self, storage: str, limits: dict[str, str]) -> None:
         self.limiter = MovingWindowRateLimiter(storage_from_string(storage))
         self.limits = {name: parse_many(text) for name, text in limits.items()}
 
-    def hit(self, name: str, key: str) -> bool:
-        """Count a request; ``False`` when any of the limit's windows is full (the request must be refused)."""
-        return all([self.limiter.hit(item, name, key) for item in self.limits[name]])
+    def hit(self, name: str, *key: str) -> bool:
+        """Count a request; ``False`` when any of the limit's windows is full (the request must be refused).
+        The request counts in every window, refused or not."""
+        return all([self.limiter.hit(item, name, *key) for item in self.limits[name]])
+
+    def test(self, name: str, *key: str) -> bool:
+        """Whether a request of ``key`` would be allowed now (every window has room); counts nothing."""
+        return all(self.limiter.test(item, name, *key) for item in self.limits[name])
 
     def clear(self) -> None:
         """Forget every counter (tests)."""

@@ -2,7 +2,8 @@
 service record «Личное дело», public profiles, the leaderboard and «Обратная связь».
 
 Every form carries the browser's anti-CSRF token (:func:`~admiral.web.deps.checked_form`); login,
-registration, recovery and feedback are rate-limited per client address (and per account named).
+registration, recovery and feedback are rate-limited per client address; login and recovery also per account
+named, from this address and, far higher, from anywhere (failed logins only: README's settings).
 Password hashing runs in the thread pool, off the event loop.
 """
 
@@ -41,13 +42,32 @@ def _login_response(request: Request, url: str, session: str) -> Response:
     return response
 
 
-def _limited(request: Request, name: str, account: str | None = None) -> bool:
-    """Whether the request exceeds limit ``name`` (per address), or ``name_account`` per named account."""
+def _limited(request: Request, name: str) -> bool:
+    """Count the request against limit ``name`` per client address; whether that limit is exceeded."""
+    return not request.app.state.limits.hit(name, client_address(request))
+
+
+def _account_allows(request: Request, name: str, account: str) -> bool:
+    """Whether ``account`` (a key from :meth:`~admiral.service.accounts.AccountService.account_of`) has room
+    for one more try from this client address: under limit ``{name}_account_address`` (this account from
+    this address) and under ``{name}_account`` (this account from any address, the backstop). Counts
+    nothing (:func:`_account_count` does), so a try refused here is not held against the account."""
     limits = request.app.state.limits
-    ok = limits.hit(name, client_address(request))
-    if account and f"{name}_account" in limits.limits:
-        ok = limits.hit(f"{name}_account", account_key(account)) and ok
-    return not ok
+    return limits.test(f"{name}_account_address", account, client_address(request)) and limits.test(
+        f"{name}_account", account
+    )
+
+
+def _account_count(request: Request, name: str, account: str) -> None:
+    """Count one try of ``account`` from this address against ``{name}_account_address`` and
+    ``{name}_account`` (for a login: a failed one only, OWASP ASVS 5.0 V6.3: someone else's failures at
+    other addresses slow the account down but, below the backstop, never lock its owner out).
+
+    Checked first and counted after the password check, two tries of one account from one address that
+    run at the same moment can both pass a limit with one place left: the per-address limit bounds that."""
+    limits = request.app.state.limits
+    limits.hit(f"{name}_account_address", account, client_address(request))
+    limits.hit(f"{name}_account", account)
 
 
 # -- registration ------------------------------------------------------------------------------------
@@ -99,11 +119,15 @@ async def login(request: Request, accounts: AccountsDep) -> Response:
     if form is None:
         return error_page(request, 403, _(_CSRF_MESSAGE))
     name = form.get("login", "")[:254]
-    if _limited(request, "login", name):
+    if _limited(request, "login"):
+        return render(request, "login.html", {"login": name, "error": _(_SLOW_DOWN)}, 429)
+    account = await run_in_threadpool(accounts.account_of, name)
+    if not _account_allows(request, "login", account):
         return render(request, "login.html", {"login": name, "error": _(_SLOW_DOWN)}, 429)
     try:
         _commander, session = await run_in_threadpool(accounts.login, name, form.get("password", ""))
     except ServiceError as e:
+        _account_count(request, "login", account)  # only a failure counts against the account
         return render(request, "login.html", {"login": name, "error": e.message}, 400)
     # a browser holds one session: logging in as someone else ends the previous one on the server too
     await run_in_threadpool(accounts.logout, request.cookies.get(SESSION_COOKIE))
@@ -138,8 +162,9 @@ async def recover(request: Request, accounts: AccountsDep) -> Response:
     if form is None:
         return error_page(request, 403, _(_CSRF_MESSAGE))
     email = form.get("email", "")[:254]
-    if _limited(request, "recover", email):
+    if _limited(request, "recover") or not _account_allows(request, "recover", account_key(email)):
         return render(request, "recover.html", {"sent": False, "error": _(_SLOW_DOWN)}, 429)
+    _account_count(request, "recover", account_key(email))  # every request served counts: each may send a mail
     await run_in_threadpool(accounts.request_reset, email)
     return render(request, "recover.html", {"sent": True, "error": None})
 
@@ -179,13 +204,16 @@ async def change_password(request: Request, accounts: AccountsDep, me: Commander
         return error_page(request, 403, _(_CSRF_MESSAGE))
     if me is None:
         return RedirectResponse("/login", status_code=303)
-    if _limited(request, "login", me.email):
+    account = f"commander:{me.id}"  # as AccountService.account_of names it
+    if _limited(request, "login") or not _account_allows(request, "login", account):
         return error_page(request, 429, _(_SLOW_DOWN))
     if form.get("password", "") != form.get("password2", ""):
         return error_page(request, 400, _("Пароли не совпадают."))
     try:
         session = await run_in_threadpool(accounts.change_password, me, form.get("old", ""), form.get("password", ""))
     except ServiceError as e:
+        if e.code == "bad_login":  # a wrong current password is a failed login
+            _account_count(request, "login", account)
         return error_page(request, 400, e.message)
     return _login_response(request, "/profile?password=changed", session)
 

@@ -1,0 +1,87 @@
+"""Uniqueness keys of nicknames by confusable skeleton (issue 16, finding 6: «ВОРАХК» beside «BOPAXK»)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from admiral.service.accounts import account_key, nickname_key
+from admiral.service.nicknames import KEY_LENGTH, NicknameKeys, nickname_keys, nicknames_collide, skeleton
+
+
+def test_the_skeleton_is_tr39s() -> None:
+    assert skeleton("ВОРАХК") == "BOPAXK"  # Cyrillic capitals → their Latin prototypes
+    assert skeleton("mike") == "rnike"
+    assert skeleton("Ilya") == skeleton("llya") == "llya"
+    assert skeleton("ворахк") == "ʙopaxĸ"  # lower-case Cyrillic «в», «к» look like small capitals, not b, k
+
+
+def test_the_three_keys_of_a_nickname() -> None:
+    assert nickname_keys("BOPAXK") == NicknameKeys(folded="bopaxk", upper="BOPAXK", typed="BOPAXK")
+    assert nickname_keys("ВоРАхк") == NicknameKeys(folded="ʙopaxĸ", upper="BOPAXK", typed="BoPAxĸ")
+    assert nickname_keys("Nemo") == NicknameKeys(folded="nerno", upper="NEMO", typed="Nerno")
+    assert nickname_keys("Straße") == NicknameKeys(folded="strasse", upper="STRASSE", typed="Straße")
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "equal"),
+    [
+        ("ВОРАХК", "BOPAXK", {"upper", "typed"}),  # Cyrillic capitals, Latin capitals
+        ("BOPAXK", "bopaxk", {"folded", "upper"}),
+        ("ВОРАХК", "bopaxk", {"upper"}),
+        ("ВоРАхк", "BOPAXK", {"upper"}),
+        ("ВоРАхк", "bopaxk", {"upper"}),
+        ("ВоРАхк", "ВОРАХК", {"folded", "upper"}),
+        ("Nemo", "Nemо", {"folded", "upper", "typed"}),  # a Cyrillic «о»
+        ("Nemo", "NEMO", {"folded", "upper"}),
+        ("mike", "rnike", {"folded", "typed"}),
+        ("Mike", "RNIKE", {"folded"}),
+        ("Ilya", "llya", {"typed"}),
+        ("ΝΕΜΟ", "nemo", {"upper"}),  # Greek capitals
+        ("Oleg", "0leg", {"folded", "upper", "typed"}),
+        ("Капитан Немо", "КАПИТАН НЕМО", {"folded", "upper"}),
+    ],
+)
+def test_lookalikes_collide_on_the_keys_that_see_them(a: str, b: str, equal: set[str]) -> None:
+    ka, kb = nickname_keys(a), nickname_keys(b)
+    assert {name for name in NicknameKeys._fields if getattr(ka, name) == getattr(kb, name)} == equal
+    assert nicknames_collide(a, b) and nicknames_collide(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("Nemo", "Nema"), ("Nemo", "Vemo"), ("Ali", "All"), ("Yuri", "Yura"), ("Капитан Немо", "Капитан Нема"),
+     ("Адмирал", "Admiral"), ("bopaxk", "bopaxa")],
+)  # fmt: skip
+def test_different_nicknames_do_not_collide(a: str, b: str) -> None:
+    assert not nicknames_collide(a, b)
+    assert nickname_key(a) != nickname_key(b)
+
+
+def test_login_and_rate_limits_name_the_account_by_the_folded_key() -> None:
+    assert nickname_key("BOPAXK") == nickname_key("Bopaxk") == "bopaxk"
+    assert account_key("BOPAXK") == account_key(" bopaxk ") == account_key("ＢＯＰＡＸＫ") == "bopaxk"
+    assert account_key("Nemo") == account_key("NEMO") == "nerno"
+    assert account_key("Nemo") != account_key("Nema")
+
+
+def test_the_longest_keys_fit_the_columns() -> None:
+    # HANGUL SYLLABLE GGWAEGG: 7 code points of skeleton, the most of any character a nickname may have
+    keys = nickname_keys("\uaf66" * 24)
+    assert [len(k) for k in keys] == [168, 168, 168]
+    assert all(len(k) + len("#2147483647") <= KEY_LENGTH for k in keys)
+
+
+_NICK = st.text(st.characters(categories=("L", "Nd", "Mn", "Mc")) | st.sampled_from("_- "), min_size=3, max_size=24)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_NICK, _NICK)
+def test_keys_are_short_case_insensitive_and_never_hold_a_hash(a: str, b: str) -> None:
+    keys = nickname_keys(a)
+    assert all(len(k) <= 7 * len(unicodedata.normalize("NFKC", a)) and "#" not in k for k in keys)
+    assert nicknames_collide(a, a.upper()) and nicknames_collide(a, a.lower())
+    assert nicknames_collide(a, b) == nicknames_collide(b, a)
