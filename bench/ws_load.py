@@ -186,14 +186,26 @@ async def request(http: httpx.AsyncClient, url: str, method: str = "POST", **kw)
     raise AssertionError("unreachable")
 
 
+def player_address(n: int) -> str:
+    """The loopback address player ``n`` connects from (``127.1.0.0/16``: Linux routes all of ``127/8`` to the
+    loopback), so that every player has an address of its own, as on the internet, and per-address limits
+    (nginx's, the app's) count each player alone."""
+    return f"127.1.{n // 250 % 250}.{n % 250 + 1}"
+
+
 async def one_game(
-    bench: Bench, urls: list[str], http: httpx.AsyncClient, plies: int, seed: int, sem, think_s: float = 0.0
+    bench: Bench, urls: list[str], plies: int, seed: int, sem, think_s: float = 0.0
 ) -> None:
     south_tok, north_tok = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
     url, other = urls[seed % len(urls)], urls[(seed + 1) % len(urls)]
-    async with sem:
+    south_at, north_at = player_address(2 * seed), player_address(2 * seed + 1)
+    async with (
+        sem,
+        httpx.AsyncClient(timeout=60, transport=httpx.AsyncHTTPTransport(local_address=south_at)) as south_http,
+        httpx.AsyncClient(timeout=60, transport=httpx.AsyncHTTPTransport(local_address=north_at)) as north_http,
+    ):
         r = await request(
-            http,
+            south_http,
             f"{url}/games",
             json={"time_control": "none", "side": "south"},
             headers={"cookie": f"{COOKIE}={south_tok}"},
@@ -201,18 +213,22 @@ async def one_game(
         r.raise_for_status()
         data = r.json()
         # the invite page carries the anti-CSRF token of North's browser
-        page = await request(http, f"{other}{data['invite_url']}", "GET", headers={"cookie": f"{COOKIE}={north_tok}"})
+        page = await request(
+            north_http, f"{other}{data['invite_url']}", "GET", headers={"cookie": f"{COOKIE}={north_tok}"}
+        )
         token = page.text.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
-        r = await request(http, f"{other}{data['invite_url']}", headers={"cookie": f"{COOKIE}={north_tok}"},
-                       data={"csrf_token": token})  # fmt: skip
+        r = await request(north_http, f"{other}{data['invite_url']}", headers={"cookie": f"{COOKIE}={north_tok}"},
+                          data={"csrf_token": token})  # fmt: skip
         assert r.status_code == 303, r.text
     ws_url = url.replace("http", "ws", 1) + f"/ws/games/{data['game_id']}"
     ws_other = other.replace("http", "ws", 1) + f"/ws/games/{data['game_id']}"
     sent: dict[int, float] = {}
     rng = random.Random(seed)
     async with (
-        websockets.connect(ws_url, additional_headers={"Cookie": f"{COOKIE}={south_tok}"}, max_size=2**22) as s,
-        websockets.connect(ws_other, additional_headers={"Cookie": f"{COOKIE}={north_tok}"}, max_size=2**22) as n,
+        websockets.connect(ws_url, additional_headers={"Cookie": f"{COOKIE}={south_tok}"}, max_size=2**22,
+                           local_addr=(south_at, 0)) as s,
+        websockets.connect(ws_other, additional_headers={"Cookie": f"{COOKIE}={north_tok}"}, max_size=2**22,
+                           local_addr=(north_at, 0)) as n,
     ):
         await asyncio.gather(
             player(bench, s, "south", plies, sent, rng, True, think_s),
@@ -226,11 +242,10 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
     pid = pids[0] if len(pids) == 1 else None
     rss_idle = rss_kib(pid) if pid else 0
     sem = asyncio.Semaphore(50)
-    limits = httpx.Limits(max_connections=100)
-    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+    if True:
         t0 = time.perf_counter()
         tasks = [
-            asyncio.create_task(one_game(bench, urls, http, args.plies, args.seed + i, sem, args.think_ms / 1000))
+            asyncio.create_task(one_game(bench, urls, args.plies, args.seed + i, sem, args.think_ms / 1000))
             for i in range(args.games)
         ]
         ready = asyncio.create_task(bench.all_ready.wait())
