@@ -49,10 +49,12 @@ def db_url(tmp_path: Path) -> Iterator[str]:
 
 def make_settings(db_url: str, **overrides: Any) -> Settings:
     """Test settings: tiny grace and sweep period, test time controls on, no .env file; Redis when the
-    environment asks for it (see ``REDIS_URL``)."""
+    environment asks for it (see ``REDIS_URL``). Every test client comes from one address and plays as fast as
+    the server answers: the per-address budgets are raised (the flood tests set their own)."""
     values: dict[str, Any] = {
         "database_url": db_url, "claim_grace_ms": 200, "sweep_interval_s": 0.2, "test_time_controls": True,
-        "redis_url": REDIS_URL, "rate_games": "1000/minute",
+        "redis_url": REDIS_URL, "rate_games": "1000/minute", "rate_sockets": "1000/minute",
+        "ws_max_rate_per_address": 1000,
     }  # fmt: skip
     return Settings(_env_file=None, **{**values, **overrides})
 

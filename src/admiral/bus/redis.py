@@ -17,10 +17,11 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError
+from redis.exceptions import LockError, RedisError
 
 from . import EventBus, InProcessBus, Subscription
 
@@ -140,11 +141,43 @@ class RedisBus(EventBus):
         """Other instances share the games."""
         return True
 
-    def lock(self, name: str) -> Any:
-        """A Redis lock (redis-py ``Lock``: ``SET NX PX`` with a token, released only by its holder) on
-        ``name``, held at most 10 s (a lease: an instance that dies holding it frees it by expiry) and waited
-        for at most 10 s (then ``redis.exceptions.LockError``)."""
-        return self.redis.lock(f"admiral:lock:{name}", timeout=10, blocking_timeout=10)
+    #: Seconds a game's lock lives unless its holder renews it (every third of it, while held): an instance
+    #: that dies holding one costs the next mover at most this long a wait (it was 10 s: issue 16).
+    LOCK_LEASE_S = 1.0
+    #: Seconds a mutation waits for a game's lock before it gives up (``redis.exceptions.LockError``).
+    LOCK_WAIT_S = 5.0
+
+    @contextlib.asynccontextmanager
+    async def lock(self, name: str) -> AsyncIterator[None]:
+        """A lock on ``name`` across the instances: a redis-py ``Lock`` (``SET NX PX`` with a token, released
+        only by its holder) with a short lease (``LOCK_LEASE_S``) that a task renews while the lock is held, so
+        a long hold keeps it and a dead holder frees it within a second.
+
+        :raises redis.exceptions.LockError: not acquired within ``LOCK_WAIT_S``."""
+        lock = self.redis.lock(
+            f"admiral:lock:{name}", timeout=self.LOCK_LEASE_S, blocking_timeout=self.LOCK_WAIT_S, sleep=0.02
+        )
+        if not await lock.acquire():
+            raise LockError(f"lock {name} not acquired within {self.LOCK_WAIT_S} s")
+        renewing = asyncio.create_task(self._renew(lock, name), name=f"admiral-lock-{name}")
+        try:
+            yield
+        finally:
+            renewing.cancel()
+            with contextlib.suppress(LockError, RedisError, OSError):
+                await lock.release()
+
+    async def _renew(self, lock: Any, name: str) -> None:
+        """Reset the lease of a held lock every third of it, until cancelled (released) or lost."""
+        while True:
+            await asyncio.sleep(self.LOCK_LEASE_S / 3)
+            try:
+                await lock.reacquire()
+            except LockError:
+                log.error("lock %s was lost while held (its lease ran out)", name)
+                return
+            except (RedisError, OSError):
+                log.warning("renewing lock %s failed; trying again", name, exc_info=True)
 
     #: Seconds a presence mark lives without a heartbeat (an instance that died stops counting after this).
     PRESENCE_TTL_S = 30

@@ -37,7 +37,7 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -89,7 +89,8 @@ class ServiceOptions:
     position a bot answers and its answer (so that a player sees their own move land first; the bot's
     clock runs meanwhile); ``bot_think_s`` the thinking budget per level in seconds (further capped at
     1/30 of the bot's remaining clock); ``max_bot_games`` unfinished games against the AI one commander may
-    have at once (bots cost the server's CPU)."""
+    have at once, ``max_bot_games_per_address`` those created from one client address (bots cost the server's
+    CPU)."""
 
     claim_grace_ms: int = 60_000
     sweep_interval_s: float = 2.0
@@ -99,6 +100,7 @@ class ServiceOptions:
     bot_delay_ms: int = 500
     bot_think_s: dict[int, float] = field(default_factory=lambda: {1: 0.05, 2: 0.3, 3: 0.5, 4: 1.0, 5: 1.0})
     max_bot_games: int = 3
+    max_bot_games_per_address: int = 6
 
 
 @dataclass
@@ -116,6 +118,8 @@ class Seat:
     elsewhere: bool = False
     #: The seat's notes on enemy markers as ``(version, {cell: note})``; ``None`` until read from the database.
     notes: tuple[int, dict[str, str]] | None = None
+    #: Serialises the writes of this seat's presence mark (:meth:`GameService._announce`).
+    presence_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
     def connected(self) -> bool:
@@ -126,6 +130,18 @@ class Seat:
     def bot_level(self) -> int | None:
         """The AI level holding this seat (rules §12), ``None`` for a person or a free seat."""
         return _bot_level(self.browser_hash)
+
+
+def _forget_task(tasks: set[asyncio.Task]) -> Callable[[asyncio.Task], None]:
+    """A done callback: drop the task from ``tasks`` and retrieve its outcome (a change whose requester went away
+    has nobody to read its error: it is logged, not left as "exception was never retrieved")."""
+
+    def done(task: asyncio.Task) -> None:
+        tasks.discard(task)
+        if not task.cancelled() and (exc := task.exception()) is not None and not isinstance(exc, ServiceError):
+            log.error("a change failed", exc_info=exc)
+
+    return done
 
 
 def _bot_level(holder: str | None) -> int | None:
@@ -150,6 +166,7 @@ class LiveGame:
         self.status = row.status
         self.settings = GameSettings.from_dict(row.settings)
         self.creator_hash = row.creator_hash
+        self.creator_address = row.creator_address
         self.seed = row.seed
         self.invite_sealed = row.invite_sealed
         self.seats = seats
@@ -239,6 +256,8 @@ class GameService:
         self.options = options or ServiceOptions()
         self.games: dict[str, LiveGame] = {}
         self._tasks: set[asyncio.Task] = set()
+        #: Changes of games in flight (:meth:`_shielded`): :meth:`stop` lets them finish.
+        self._changes: set[asyncio.Task] = set()
         self._sweeper: asyncio.Task | None = None
         self._stopping = False
         self._presence_at = 0.0
@@ -275,18 +294,27 @@ class GameService:
         self._resume_all(loaded)
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="admiral-sweeper")
 
+    #: Seconds :meth:`stop` waits for the sweeper, and then for changes of games in flight, before it goes on
+    #: without them (a process asked to stop must be gone within a few seconds: issue 16).
+    STOP_WAIT_S = 1.0
+
     async def stop(self) -> None:
-        """Stop the sweeper and the timers, checkpoint the running clocks. Bounded: a sweep stuck in a network
-        call (Redis) is abandoned after 5 s rather than holding the shutdown."""
+        """Stop the sweeper and the timers, let the changes of games in flight finish (each one whole), cancel
+        the bots' turns, checkpoint the running clocks. Bounded: a sweep or a change stuck in a network call
+        (Redis, the database) is abandoned after ``STOP_WAIT_S`` rather than holding the shutdown."""
         self._stopping = True
         if self._sweeper is not None:
             self._sweeper.cancel()
-            done, _pending = await asyncio.wait({self._sweeper}, timeout=5)
+            done, _pending = await asyncio.wait({self._sweeper}, timeout=self.STOP_WAIT_S)
             if not done:
-                log.warning("the sweeper did not stop within 5 s; shutting down without it")
+                log.warning("the sweeper did not stop within %.0f s; shutting down without it", self.STOP_WAIT_S)
         for g in self.games.values():
             if g.timer is not None:
                 g.timer.cancel()
+        if self._changes:
+            _done, pending = await asyncio.wait(set(self._changes), timeout=self.STOP_WAIT_S)
+            if pending:
+                log.warning("%d changes of games did not finish before the shutdown", len(pending))
         for task in list(self._tasks):
             task.cancel()
         self._bot_pool.shutdown(wait=False, cancel_futures=True)
@@ -322,31 +350,45 @@ class GameService:
         also the game's Redis lock, and the cached copy is brought up to date if another instance changed it
         (``games.revision``, read in a worker thread). Why a Redis lock rather than a database row lock: the
         repository's transactions are short, one per call, and must not span the engine's work and awaits; the
-        lock is held for milliseconds, and its lease frees a game whose instance died. The unique ``(game_id,
-        ply)`` of the action rows stays the last guard should a lease ever expire mid-write."""
+        lock is held for milliseconds, its short lease is renewed while held, and it frees a game whose instance
+        died within a second (``RedisBus.LOCK_LEASE_S``). The unique ``(game_id, ply)`` of the action rows stays
+        the last guard should a lease ever expire mid-write.
+
+        :raises ServiceError: ``unavailable`` when the game's lock could not be had (Redis down, or held by
+            another instance for too long); nothing changed then."""
         async with g.lock:
             if not self.bus.shared:
                 yield
                 return
-            async with self.bus.lock(f"game:{g.id}"):
+            async with contextlib.AsyncExitStack() as held:
+                try:
+                    await held.enter_async_context(self.bus.lock(f"game:{g.id}"))
+                except Exception:
+                    g.log.warning("the game's lock could not be had", exc_info=True)
+                    raise ServiceError("unavailable", _("Сервер занят. Попробуйте ещё раз через секунду.")) from None
                 await self._catch_up(g)
                 yield
 
     async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a blocking store call in a database thread, off the event loop (inline without ``db_threads``).
-        Once started, the call is seen through: a caller cancelled meanwhile still waits for its outcome (a
-        transaction that may have committed) and gets it; the cancellation is then dropped, so the caller's
-        bookkeeping (a reload after a failed write) is never skipped halfway."""
+
+        A cancelled caller is cancelled: the call itself runs on in its thread, but nothing waits for it. So a
+        caller must not be cancelled halfway through a change of a game; every change runs in a task of its own
+        that its requester cannot cancel (:meth:`_shielded`). (This method used to swallow the cancellation to
+        see a write through; a socket's writer task, cancelled while it read a game, then never ended, and
+        its socket handler waited for it forever: issue 16.)"""
         if not self.db_threads:
             return fn(*args, **kwargs)
-        loop = asyncio.get_running_loop()
-        fut = loop.run_in_executor(self._db_pool, functools.partial(fn, *args, **kwargs))
-        while True:
-            try:
-                return await asyncio.shield(fut)
-            except asyncio.CancelledError:
-                if fut.cancelled():
-                    raise
+        return await asyncio.get_running_loop().run_in_executor(self._db_pool, functools.partial(fn, *args, **kwargs))
+
+    async def _shielded(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run ``coro`` (a change of a game: lock → check → apply → store → publish) to its end in a task of its
+        own, and return its outcome. If the requester is cancelled meanwhile (its socket closed, its request
+        dropped), the change still completes or fails whole, never halfway, and :meth:`stop` waits for it."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._changes.add(task)
+        task.add_done_callback(_forget_task(self._changes))
+        return await asyncio.shield(task)
 
     async def _catch_up(self, g: LiveGame, *, stale: bool = False) -> bool:
         """Apply what another instance wrote since this copy was read (caller holds ``g.lock``): one database
@@ -474,8 +516,32 @@ class GameService:
 
     # -- loading ---------------------------------------------------------------------------------------
 
+    async def current(self, game_id: str) -> LiveGame:
+        """The live game ``game_id`` as the database holds it now: loaded on first use (the read in a database
+        thread), else this instance's copy, which, with instances sharing the games, is first checked against
+        the database's revision (and learns where the players' sockets are). Whatever answers a request or
+        opens a socket (the seat, the invite's state, the record) therefore never comes from a copy behind
+        another instance's changes (issue 16: a joiner whose invite was claimed through the other instance
+        was taken for a spectator). One revision read (and one presence read) per call when shared.
+
+        :raises ServiceError: ``not_found``.
+        """
+        g = self.games.get(game_id)
+        if g is None and len(game_id) <= 16:
+            loaded = await self._db(self.store.load_game, game_id)
+            g = self.games.get(game_id)  # another request may have loaded it meanwhile: keep that copy
+            if g is None and loaded is not None:
+                return self._adopt(loaded)
+        if g is None:
+            raise ServiceError("not_found", _("Партия не найдена."))
+        if self.bus.shared:
+            await self.refresh(g)
+        return g
+
     def get(self, game_id: str) -> LiveGame:
-        """The live game ``game_id`` (loaded from the database on first use).
+        """The live game ``game_id`` as this instance holds it (loaded from the database on first use, on the
+        event loop): for the service's own timers and sweeps. What answers a request or a socket takes
+        :meth:`current`, which checks the copy against other instances' changes.
 
         :raises ServiceError: ``not_found``.
         """
@@ -501,6 +567,17 @@ class GameService:
         self.games[game_id] = g
         return g, loaded.game
 
+    def _adopt(self, loaded: LoadedGame) -> LiveGame:
+        """Cache a game just read from the database (:meth:`current`) and arm its timer or bots."""
+        g = LiveGame(loaded.game, {})
+        self._fill(g, loaded)
+        self.games[g.id] = g
+        if g.timed:
+            self._schedule(g)
+        else:
+            self._drive_bots(g)
+        return g
+
     def _fill(self, g: LiveGame, loaded: LoadedGame) -> None:
         """(Re)build a live game from its rows: seats, the engine game by replay, turns, clock."""
         row = loaded.game
@@ -515,6 +592,7 @@ class GameService:
         for side, seat in g.seats.items():  # a reload keeps what this instance knows of the sockets
             if (before := old_seats.get(side)) is not None:
                 seat.connections, seat.gone_since = before.connections, before.gone_since
+                seat.presence_lock = before.presence_lock
                 seat.elsewhere = before.elsewhere
         g.views_version = -1
         tail = loaded.since_ply > 0 and g.game is not None and self.rules.ply(g.game) == loaded.since_ply
@@ -605,22 +683,26 @@ class GameService:
 
     # -- lobby -------------------------------------------------------------------------------------------
 
-    def create_game(self, browser_hash: str, settings: GameSettings) -> tuple[str, str | None]:
+    async def create_game(
+        self, browser_hash: str, settings: GameSettings, address: str | None = None
+    ) -> tuple[str, str | None]:
         """Create a game and seat its creator (``settings.side``, or a random side). With a friend the game
         waits for the invite to be accepted; against the AI (``settings.ai_level``) the bot takes the
-        other seat and sets up at once, and the game goes straight to the setup.
+        other seat and sets up at once, and the game goes straight to the setup. ``address``: the creator's
+        client address (only a keyed hash of it is stored, to count AI games per address).
 
         :returns: ``(game_id, invite_code)``; the invite code is ``None`` in a game against the AI.
-        :raises ServiceError: ``too_many_ai_games`` when the creator already has ``max_bot_games`` unfinished
-            games against the AI.
+        :raises ServiceError: ``too_many_ai_games`` when the creator (or its address) already has the most
+            unfinished games against the AI (:meth:`check_bot_games`).
         """
         ai = settings.ai_level
+        address_key = self.address_key(address)
         if ai:
-            self.check_bot_games(browser_hash)
+            await self.check_bot_games(browser_hash, address_key)
         side = settings.side if settings.side in SIDES else secrets.choice(SIDES)
         for _attempt in range(5):
             game_id = new_game_id()
-            if self.store.load_game(game_id) is None:
+            if await self._db(self.store.revision, game_id) is None:
                 break
         code, invite_hash, sealed = self._new_invite(game_id)
         if ai:
@@ -628,7 +710,8 @@ class GameService:
         wall = _wall_ms()
         row = GameRow(
             id=game_id, invite_hash=invite_hash, invite_sealed=sealed, creator_hash=browser_hash,
-            status="setup" if ai else "waiting", settings=settings.to_dict(), seed=secrets.randbits(62), ply=0,
+            creator_address=address_key, status="setup" if ai else "waiting", settings=settings.to_dict(),
+            seed=secrets.randbits(62), ply=0,
             checkpoint_at=wall if ai else None,
             setup_deadline=wall + settings.setup_ms if ai and settings.setup_ms else None,
         )  # fmt: skip
@@ -647,30 +730,56 @@ class GameService:
         ]
         g = LiveGame(row, {s.side: Seat(s.side, s.browser_hash, {}, False, False) for s in seats})
         self._set_up_bots(g, seats)
-        self.store.create_game(row, seats)
+        await self._db(self.store.create_game, row, seats)
         self.games[game_id] = g
         g.log.info("created side=%s settings=%s", side, settings.to_dict())
         self._schedule(g)
         return game_id, code
 
-    def unfinished_games(self, browser_hash: str) -> list[dict[str, Any]]:
+    async def unfinished_games(self, browser_hash: str) -> list[dict[str, Any]]:
         """The games ``browser_hash`` holds a seat in that are not over, newest first (at most 20), for the home
         page: ``{"id", "url", "status" ("waiting"/"setup"/"play"), "side", "ai_level" (None: a friend),
         "created_at" (aware datetime)}``."""
         out = []
-        for row, side, holder in self.store.unfinished_games(browser_hash):
+        for row, side, holder in await self._db(self.store.unfinished_games, browser_hash):
             out.append({
                 "id": row.id, "url": f"/g/{row.id}", "status": row.status, "side": side,
                 "ai_level": _bot_level(holder), "created_at": row.created_at,
             })  # fmt: skip
         return out
 
-    def check_bot_games(self, browser_hash: str | None) -> None:
-        """:raises ServiceError: ``too_many_ai_games`` when ``browser_hash`` already holds ``max_bot_games``
-        unfinished games against the AI (each keeps a bot and its game in memory)."""
+    def address_key(self, address: str | None) -> str | None:
+        """The stored form of a client address: a keyed hash (32 hex digits), so the database never holds an
+        address in clear; ``None`` for none."""
+        if not address:
+            return None
+        digest = hmac.new(self.options.secret_key.encode(), f"address:{address}".encode(), hashlib.sha256)
+        return digest.hexdigest()[:32]
+
+    async def check_bot_games(self, browser_hash: str | None, address_key: str | None = None) -> None:
+        """Refuse one more game against the AI (each keeps a bot thinking on the server's cores) to a commander
+        who already holds ``max_bot_games`` unfinished ones, or to a client address from which
+        ``max_bot_games_per_address`` unfinished ones were created (fresh cookies must not give unlimited
+        games: issue 16). ``address_key``: the address as :meth:`address_key` stores it.
+
+        :raises ServiceError: ``too_many_ai_games`` (``detail.max``: the limit reached)."""
         if browser_hash is None or browser_hash.startswith(BOT_PREFIX):
             return
-        if len(self.store.active_bot_games(browser_hash, BOT_PREFIX)) >= self.options.max_bot_games:
+        if address_key is not None:
+            from_address = await self._db(self.store.active_bot_games_from, address_key, BOT_PREFIX)
+            if from_address >= self.options.max_bot_games_per_address:
+                raise ServiceError(
+                    "too_many_ai_games",
+                    ngettext(
+                        "С вашего адреса уже идёт %(num)s партия против ИИ — это предел. Доиграйте, сдайте или "
+                        "отмените одну из них.",
+                        "С вашего адреса уже идут %(num)s партии против ИИ — это предел. Доиграйте, сдайте или "
+                        "отмените одну из них.",
+                        self.options.max_bot_games_per_address,
+                    ),
+                    {"max": self.options.max_bot_games_per_address},
+                )
+        if len(await self._db(self.store.active_bot_games, browser_hash, BOT_PREFIX)) >= self.options.max_bot_games:
             raise ServiceError(
                 "too_many_ai_games",
                 ngettext(
@@ -694,12 +803,12 @@ class GameService:
             row.draft, row.ready = self.rules.bot_setup(bot, row.side), True
             g.seats[row.side].draft, g.seats[row.side].ready = dict(row.draft), True
 
-    def game_by_invite(self, code: str) -> LiveGame | None:
-        """The game an invite code belongs to, if any."""
+    async def game_by_invite(self, code: str) -> LiveGame | None:
+        """The game an invite code belongs to, if any, current as the database holds it (:meth:`current`)."""
         if not code or len(code) > 64:
             return None
-        game_id = self.store.game_id_by_invite(hash_token(code))
-        return None if game_id is None else self.get(game_id)
+        game_id = await self._db(self.store.game_id_by_invite, hash_token(code))
+        return None if game_id is None else await self.current(game_id)
 
     def invite_state(self, g: LiveGame, browser_hash: str | None) -> str:
         """For the invite page: ``creator``, ``seated`` (this browser holds a seat), ``open`` or ``used``."""
@@ -717,16 +826,19 @@ class GameService:
         :returns: the game id (whether or not the seat was won: a loser becomes a spectator), ``None`` for an
             unknown invite.
         """
-        g = self.game_by_invite(code)
+        g = await self.game_by_invite(code)
         if g is None:
             return None
         if self.invite_state(g, browser_hash) != "open":
             return g.id
+        return await self._shielded(self._claim(g, browser_hash))
+
+    async def _claim(self, g: LiveGame, browser_hash: str) -> str:
         async with self._locked(g):
             free = [s for s in SIDES if g.seats[s].browser_hash is None]
             if g.status != "waiting" or not free:
                 return g.id
-            if not self.store.claim_seat(g.id, free[0], browser_hash):
+            if not await self._db(self.store.claim_seat, g.id, free[0], browser_hash):
                 await self._areload(g)
                 return g.id
             g.seats[free[0]].browser_hash = browser_hash
@@ -737,10 +849,10 @@ class GameService:
                 g.setup_deadline_ms = _wall_ms() + g.settings.setup_ms
                 values["setup_deadline"] = g.setup_deadline_ms
             values["checkpoint_at"] = _wall_ms()
-            self.store.update_game(g.id, **values)
+            await self._db(self.store.update_game, g.id, **values)
             g.log.info("joined side=%s", free[0])
             if all(g.seats[s].ready for s in SIDES):
-                self._start_play(g)
+                await self._start_play(g)
             self._schedule(g)
         await self._publish(g)
         return g.id
@@ -768,31 +880,43 @@ class GameService:
 
     # -- presence ----------------------------------------------------------------------------------------
 
-    async def connect(self, g: LiveGame, side: str | None) -> None:
-        """A socket of ``side`` (``None``: spectator) opened."""
+    def connect(self, g: LiveGame, side: str | None) -> None:
+        """A socket of ``side`` (``None``: spectator) opened. Counted at once; telling the other instances and
+        the opponent runs in a task of its own (:meth:`_announce`), so it cannot be left halfway."""
         if side is None:
             g.spectators += 1
             return
         seat = g.seats[side]
         seat.connections += 1
         if seat.connections == 1:
-            await self.bus.mark_present(g.id, side, True)
-            await self._publish(g)
+            self._spawn(self._announce(g, side))
 
-    async def disconnect(self, g: LiveGame, side: str | None) -> None:
-        """A socket of ``side`` closed; when its last one closes the claim grace starts."""
+    def disconnect(self, g: LiveGame, side: str | None) -> None:
+        """A socket of ``side`` closed; when its last one closes the claim grace starts. Synchronous, so a socket
+        handler's ``finally`` always completes it, even while its task is being cancelled (issue 16: a handler
+        that never got here left its player "present" for good)."""
         if side is None:
             g.spectators = max(0, g.spectators - 1)
             return
         seat = g.seats[side]
         seat.connections = max(0, seat.connections - 1)
         if seat.connections == 0:
-            await self.bus.mark_present(g.id, side, False)
             seat.gone_since = time.monotonic()
-            await self._publish(g)
+            self._spawn(self._announce(g, side))
             if g.status == "play":  # let the opponent's page learn when a claim becomes possible
                 loop = asyncio.get_running_loop()
                 loop.call_later(self.options.claim_grace_ms / 1000 + 0.05, lambda: self._spawn(self._publish(g)))
+
+    async def _announce(self, g: LiveGame, side: str) -> None:
+        """Write whether ``side`` has a socket here now (instances sharing the games) and publish the change.
+        One write at a time per seat, each of the state at that moment: a quick open-then-close can never
+        leave a stale "present" mark behind (two writes on two Redis connections could arrive out of order)."""
+        seat = g.seats.get(side)
+        if seat is None:
+            return
+        async with seat.presence_lock:
+            await self.bus.mark_present(g.id, side, seat.connections > 0)
+        await self._publish(g)
 
     def _disconnected_ms(self, g: LiveGame, side: str, mono: float) -> int:
         seat = g.seats[side]
@@ -906,21 +1030,28 @@ class GameService:
 
     # -- the one entry point for socket messages -------------------------------------------------------
 
-    async def handle(self, g: LiveGame, side: str | None, msg: ClientMessage) -> list[dict[str, Any]]:
-        """Handle one validated client message from a socket of ``side`` (``None``: spectator).
+    async def handle(
+        self, g: LiveGame, side: str | None, msg: ClientMessage, *, received: float | None = None
+    ) -> list[dict[str, Any]]:
+        """Handle one validated client message from a socket of ``side`` (``None``: spectator), received at
+        monotonic time ``received`` (an action's clock stops then: :meth:`submit`). A change runs whole in a
+        task of its own (:meth:`_shielded`): the socket closing meanwhile does not cut it short.
 
         :returns: the messages to send back to that socket (others learn through the bus).
         :raises ServiceError: for a refused request; the game is unchanged then.
         """
-        kind = msg.type
-        if kind == "ping":
+        if msg.type == "ping":
             return [{"type": "pong"}]
         if side is None:
             raise ServiceError("not_a_player", _("Вы зритель: действовать могут только игроки."))
+        return await self._shielded(self._handle(g, side, msg, received))
+
+    async def _handle(self, g: LiveGame, side: str, msg: ClientMessage, received: float | None) -> list[dict[str, Any]]:
+        kind = msg.type
         if isinstance(msg, SetupUpdateMsg | SetupAutoMsg | SetupReadyMsg):
             return await self._setup(g, side, msg)
         if isinstance(msg, ActionMsg):
-            await self.submit(g, side, msg.ply, msg.action)
+            await self.submit(g, side, msg.ply, msg.action, received=received)
             return []
         if isinstance(msg, PrefsMsg):
             await self.set_prefs(g, side, auto_declare=msg.auto_declare)
@@ -967,12 +1098,12 @@ class GameService:
                         {"problems": problems},
                     )  # fmt: skip
                 seat.draft, seat.ready = self.rules.canonical_setup(dict(msg.setup)), True
-            self.store.update_seat(g.id, side, draft=seat.draft, ready=seat.ready)
+            await self._db(self.store.update_seat, g.id, side, draft=seat.draft, ready=seat.ready)
             started = False
             if seat.ready:
                 g.log.info("ready side=%s", side)
                 if g.status == "setup" and all(g.seats[s].ready for s in SIDES):
-                    self._start_play(g)
+                    await self._start_play(g)
                     started = True
                 self._schedule(g)
         if seat.ready or started:
@@ -984,7 +1115,7 @@ class GameService:
             return ServiceError("game_over", _("Партия окончена."))
         return ServiceError("not_in_setup", _("Расстановка уже закончена."))
 
-    def _start_play(self, g: LiveGame) -> None:
+    async def _start_play(self, g: LiveGame) -> None:
         """Both fleets are ready: build the game, start South's clock. Caller holds the lock."""
         if any(g.seats[s].browser_hash is None for s in SIDES):  # never play against nobody
             raise RuntimeError(f"game {g.id}: play cannot start with an empty seat")
@@ -999,15 +1130,15 @@ class GameService:
             values.update(self._clock_values(g))
         for s in SIDES:
             g.seats[s].gone_since = mono
-        self.store.update_game(g.id, **values)
+        await self._db(self.store.update_game, g.id, **values)
         g.log.info("play started")
 
-    def _expire_setup(self, g: LiveGame) -> None:
+    async def _expire_setup(self, g: LiveGame) -> None:
         """The setup time ran out: complete every unready draft with auto-arrangement and ready it (rules §3.6).
         A game with a seat nobody holds never starts: it is aborted instead. Caller holds the lock."""
         if any(g.seats[s].browser_hash is None for s in SIDES):
             g.status, g.setup_deadline_ms = "aborted", None
-            self.store.update_game(g.id, status="aborted", setup_deadline=None, finished_at=_now())
+            await self._db(self.store.update_game, g.id, status="aborted", setup_deadline=None, finished_at=_now())
             g.log.warning("setup time out with an empty seat: aborted")
             return
         for side in SIDES:
@@ -1015,16 +1146,16 @@ class GameService:
             if not seat.ready:
                 seat.draft = self.rules.auto_setup(side, secrets.randbits(62), seat.draft)
                 seat.ready = True
-                self.store.update_seat(g.id, side, draft=seat.draft, ready=True)
+                await self._db(self.store.update_seat, g.id, side, draft=seat.draft, ready=True)
                 g.log.info("setup time out: auto-arranged side=%s", side)
-        self._start_play(g)
+        await self._start_play(g)
 
     async def set_prefs(self, g: LiveGame, side: str, *, auto_declare: bool) -> None:
         """Set the seat's "always declare the strongest formation" preference; if a declaration is pending
         for it now, it is made at once."""
         async with self._locked(g):
             g.seats[side].auto_declare = auto_declare
-            self.store.update_seat(g.id, side, auto_declare=auto_declare)
+            await self._db(self.store.update_seat, g.id, side, auto_declare=auto_declare)
             if (
                 auto_declare
                 and g.status == "play"
@@ -1086,7 +1217,7 @@ class GameService:
             else:
                 notes[cell] = note
             try:
-                self.store.replace_notes(g.id, side, now, notes)
+                await self._db(self.store.replace_notes, g.id, side, now, notes)
             except Exception:
                 g.log.exception("notes write failed side=%s", side)
                 raise ServiceError("unavailable", _("Заметку не удалось сохранить. Попробуйте ещё раз.")) from None
@@ -1096,13 +1227,17 @@ class GameService:
 
     # -- play --------------------------------------------------------------------------------------------
 
-    async def submit(self, g: LiveGame, side: str, ply: int, action: str) -> None:
-        """A player's action made at version ``ply`` (docs/protocol.md ``action``).
+    async def submit(self, g: LiveGame, side: str, ply: int, action: str, *, received: float | None = None) -> None:
+        """A player's action made at version ``ply`` (docs/protocol.md ``action``), received at monotonic time
+        ``received`` (default: now). The mover's clock stops at ``received``: time the server then spends
+        waiting for the game's lock (another instance holding it, or one that died holding it) is charged to
+        nobody (issue 16).
 
         :raises ServiceError: ``game_over``, ``not_started``, ``stale_ply``, ``not_your_turn``,
             ``illegal_action`` (engine code and reason in ``detail``).
         """
-        received = time.perf_counter()
+        started = time.perf_counter()
+        received = time.monotonic() if received is None else received
         try:
             notation = self.rules.parse_player_action(action)
         except RuleError as e:
@@ -1116,13 +1251,15 @@ class GameService:
                 )
             if self.rules.to_act(g.game) != side:
                 raise ServiceError("not_your_turn", _("Сейчас не ваш ход."))
-            if g.clock is not None and g.clock.left(side, time.monotonic()) <= 0:
+            # never before the clock last started (a catch-up or a checkpoint under the lock moved it on)
+            at = received if g.clock is None else max(received, g.clock.started_mono)
+            if g.clock is not None and g.clock.left(side, at) <= 0:
                 await self._commit(g, [self.rules.end_action("flag", side)])
                 flagged = True
             else:
-                await self._commit(g, [notation])
+                await self._commit(g, [notation], at=at)
         await self._publish(g)
-        metrics.ACTION_LATENCY.observe(time.perf_counter() - received)
+        metrics.ACTION_LATENCY.observe(time.perf_counter() - started)
         if flagged:
             raise ServiceError("game_over", _("Ваше время истекло."))
 
@@ -1132,17 +1269,18 @@ class GameService:
         if g.status != "play":
             raise ServiceError("not_started", _("Партия ещё не началась."))
 
-    async def _commit(self, g: LiveGame, actions: list[str]) -> None:
+    async def _commit(self, g: LiveGame, actions: list[str], *, at: float | None = None) -> None:
         """Apply ``actions`` (then any automatic declarations), append their rows and save the game, in one
         transaction (in a worker thread; ``g.settled`` is clear meanwhile). Caller holds the lock. Instances
         sharing the games: the rows and the game's new values are queued as a delta for the next event.
+        ``at``: the monotonic time the clocks switch at (default: now).
 
         :raises ServiceError: ``illegal_action`` if the first action is illegal (nothing changes then).
         """
         rows: list[tuple[int, str, str | None]] = []
         for i, notation in enumerate(actions):
             try:
-                self._apply_one(g, notation, rows)
+                self._apply_one(g, notation, rows, at)
             except RuleError as e:
                 if i == 0:
                     raise ServiceError(
@@ -1155,7 +1293,7 @@ class GameService:
             and g.seats[to_act].auto_declare
             and (decl := self.rules.auto_declaration(g.game)) is not None
         ):
-            self._apply_one(g, decl, rows)
+            self._apply_one(g, decl, rows, at)
         result = self.rules.result(g.game)
         values = self._clock_values(g)
         values.update(ply=self.rules.ply(g.game), draw_offer=g.draw_offer, checkpoint_at=_wall_ms())
@@ -1211,7 +1349,7 @@ class GameService:
         except Exception:
             g.log.exception("crediting the game failed")
 
-    def _apply_one(self, g: LiveGame, notation: str, rows: list) -> None:
+    def _apply_one(self, g: LiveGame, notation: str, rows: list, at: float | None = None) -> None:
         applied = self.rules.apply(g.game, notation)
         rows.append((self.rules.ply(g.game) - 1, notation, applied.actor))
         if applied.turn and applied.actor:
@@ -1220,8 +1358,11 @@ class GameService:
                 g.draw_offer = None  # an offer lapses when the offerer's opponent moves
         if g.clock is not None:
             nxt = self.rules.to_act(g.game)
+            mono, wall = time.monotonic(), _wall_ms()
+            if at is not None and at < mono:
+                mono, wall = at, wall - int((mono - at) * 1000)
             g.clock.switch(
-                nxt, time.monotonic(), _wall_ms(),
+                nxt, mono, wall,
                 increment_to=applied.completed if nxt is not None else None, increment_ms=g.settings.increment_ms,
             )  # fmt: skip
 
@@ -1267,7 +1408,7 @@ class GameService:
                 raise ServiceError("draw_already_offered", _("Вы уже предложили ничью."))
             else:
                 g.draw_offer = side
-                self.store.update_game(g.id, draw_offer=side)
+                await self._db(self.store.update_game, g.id, draw_offer=side)
                 g.log.info("draw offered side=%s", side)
         await self._publish(g)
 
@@ -1287,7 +1428,7 @@ class GameService:
             if g.draw_offer != _other(side):
                 raise ServiceError("no_draw_offer", _("Соперник не предлагал ничью."))
             g.draw_offer = None
-            self.store.update_game(g.id, draw_offer=None)
+            await self._db(self.store.update_game, g.id, draw_offer=None)
             g.log.info("draw declined side=%s", side)
         await self._publish(g)
 
@@ -1305,7 +1446,7 @@ class GameService:
             if g.clock is not None:
                 g.clock.switch(None, time.monotonic(), _wall_ms())
                 values.update(self._clock_values(g))
-            self.store.update_game(g.id, **values)
+            await self._db(self.store.update_game, g.id, **values)
             g.log.info("aborted by side=%s", side)
             self._schedule(g)
         await self._publish(g)
@@ -1325,11 +1466,12 @@ class GameService:
                 raise ServiceError("cannot_rematch", _("Реванш невозможен: соперник так и не присоединился к партии."))
             if g.rematch_id is None:
                 if any(g.seats[s].bot_level is not None for s in SIDES):
-                    self.check_bot_games(g.seats[side].browser_hash)
+                    await self.check_bot_games(g.seats[side].browser_hash, g.creator_address)
                 new_id = new_game_id()
                 _code, invite_hash, _sealed = self._new_invite(new_id)
                 row = GameRow(
                     id=new_id, invite_hash=invite_hash, invite_sealed=None, creator_hash=g.creator_hash,
+                    creator_address=g.creator_address,
                     status="setup", settings=g.settings.to_dict(), seed=secrets.randbits(62), ply=0, rematch_of=g.id,
                     checkpoint_at=_wall_ms(),
                     setup_deadline=_wall_ms() + g.settings.setup_ms if g.settings.setup_ms else None,
@@ -1348,8 +1490,8 @@ class GameService:
                 ]
                 new = LiveGame(row, {s.side: Seat(s.side, s.browser_hash, {}, False, s.auto_declare) for s in seats})
                 self._set_up_bots(new, seats)
-                self.store.create_game(row, seats)
-                self.store.update_game(g.id, rematch_id=new_id)
+                await self._db(self.store.create_game, row, seats)
+                await self._db(self.store.update_game, g.id, rematch_id=new_id)
                 g.rematch_id = new_id
                 self.games[new_id] = new
                 self._schedule(new)
@@ -1488,7 +1630,7 @@ class GameService:
                 await self._commit(g, [self.rules.end_action("flag", side)])
                 return True
         elif g.status == "setup" and g.setup_deadline_ms is not None and _wall_ms() >= g.setup_deadline_ms:
-            self._expire_setup(g)
+            await self._expire_setup(g)
             self._schedule(g)
             return True
         return False

@@ -55,6 +55,9 @@ class GameRow(Base):
     invite_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     invite_sealed: Mapped[str | None] = mapped_column(String(64))
     creator_hash: Mapped[str] = mapped_column(String(64), index=True)
+    #: A keyed hash of the creator's client address (never the address itself), to count games against the AI
+    #: per address; ``None`` for games created before it was kept.
+    creator_address: Mapped[str | None] = mapped_column(String(32), index=True)
     status: Mapped[str] = mapped_column(String(16), index=True, default="waiting")
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     seed: Mapped[int] = mapped_column(BigInteger, default=0)

@@ -137,6 +137,20 @@ class Store:
                 )
             )
 
+    def active_bot_games_from(self, address_key: str, bot_prefix: str) -> int:
+        """How many unfinished games (setup, play) against a bot (a seat whose holder starts with ``bot_prefix``)
+        were created from the address stored as ``address_key``."""
+        with self.session() as s:
+            return s.scalar(
+                select(func.count(func.distinct(GameRow.id)))
+                .join(GameSeatRow, GameSeatRow.game_id == GameRow.id)
+                .where(
+                    GameRow.creator_address == address_key,
+                    GameSeatRow.browser_hash.startswith(bot_prefix, autoescape=True),
+                    GameRow.status.in_(("setup", "play")),
+                )
+            ) or 0
+
     def unfinished_games(self, browser_hash: str, limit: int = 20) -> list[tuple[GameRow, str, str | None]]:
         """The unfinished games (waiting, setup, play) where ``browser_hash`` holds a seat, newest first, at most
         ``limit``: ``(game row, my side, the other seat's holder or None while the friend has not joined)``."""

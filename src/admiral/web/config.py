@@ -58,6 +58,8 @@ class Settings(BaseSettings):
     bot_delay_ms: int = 500
     #: Unfinished games against the AI one commander may have at once.
     max_bot_games: int = 3
+    #: Unfinished games against the AI created from one client address (fresh cookies must not give more).
+    max_bot_games_per_address: int = 6
     #: Allow ``base_ms``/``increment_ms``/``setup_ms`` in ``POST /games`` (tests and benchmarks only).
     test_time_controls: bool = False
     #: Extra origins allowed on the WebSocket besides the page's own host (e.g. a proxy's public URL).
@@ -66,6 +68,14 @@ class Settings(BaseSettings):
     ws_max_frame: int = 64 * 1024
     #: Most WebSocket messages accepted in any one second (more: close 1008).
     ws_max_rate: int = 20
+    #: Most WebSocket messages accepted in any one second from one client address, all its sockets together.
+    ws_max_rate_per_address: int = 40
+    #: Most open WebSocket connections of one client address on one instance (more: refused, 1008).
+    ws_max_per_address: int = 32
+    #: Most open WebSocket connections of one seat of a game on one instance: its tabs (more: refused, 1008).
+    ws_max_per_seat: int = 8
+    #: Largest request body accepted, bytes (larger: 413 before the body is read).
+    max_body_bytes: int = 64 * 1024
 
     #: The site's public base URL, for links in mail (password recovery).
     public_url: str = "http://127.0.0.1:8000"
@@ -99,6 +109,8 @@ class Settings(BaseSettings):
     rate_games: str = "20/minute;200/hour"
     #: Tries in lessons (``POST /api/tutorial/{slug}/act``) per client address.
     rate_tutorial: str = "120/minute;2000/hour"
+    #: WebSocket connections opened per client address (a reconnecting tab opens a few a minute).
+    rate_sockets: str = "60/minute;1000/hour"
 
     templates_dir: Path = PROJECT_ROOT / "templates"
     static_dir: Path = PROJECT_ROOT / "static"

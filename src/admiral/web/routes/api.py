@@ -46,7 +46,7 @@ class SetupPublic(BaseModel):
 async def game_record(game_id: str, service: ServiceDep) -> Response:
     """The game record (``GameRecord.to_json()``), after the end only (``409`` before)."""
     try:
-        g = service.get(game_id)
+        g = await service.current(game_id)
         text = service.record_json(g)
     except ServiceError as e:
         return _error(e)
@@ -60,7 +60,7 @@ async def game_record(game_id: str, service: ServiceDep) -> Response:
 async def game_replay(game_id: str, service: ServiceDep) -> Any:
     """Setups and per-ply deltas for stepping through a finished game (``409`` before the end)."""
     try:
-        return service.replay(service.get(game_id))
+        return service.replay(await service.current(game_id))
     except ServiceError as e:
         return _error(e)
 

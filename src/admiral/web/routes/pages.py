@@ -73,7 +73,7 @@ def _ai_level(body: GameCreate) -> int:
 async def home(request: Request, service: ServiceDep, browser: BrowserHash) -> HTMLResponse:
     """The home page: this browser's unfinished games (if any), the «Играть с другом» and «Играть против ИИ»
     forms."""
-    ctx = {"ai_levels": service.rules.bot_levels(), "unfinished": service.unfinished_games(browser)}
+    ctx = {"ai_levels": service.rules.bot_levels(), "unfinished": await service.unfinished_games(browser)}
     return render(request, "home.html", ctx)
 
 
@@ -134,13 +134,14 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
             return api_error(400, "bad_request", _("Неверные настройки партии."))
         return error_page(request, 400, _("Неверные настройки партии."))
     refusal = None
+    address = client_address(request)
     try:
-        if game_settings.ai_level:
-            service.check_bot_games(browser)  # before the rate limit: a refused game does not count against it
-        if not request.app.state.limits.hit("games", client_address(request)):
+        if game_settings.ai_level:  # before the rate limit: a refused game does not count against it
+            await service.check_bot_games(browser, service.address_key(address))
+        if not request.app.state.limits.hit("games", address):
             refusal = (429, "rate_limited", _("Слишком много новых партий подряд. Подождите минуту."))
         else:
-            game_id, code = service.create_game(browser, game_settings)
+            game_id, code = await service.create_game(browser, game_settings, address)
     except ServiceError as e:
         refusal = (409 if e.code == "too_many_ai_games" else 400, e.code, e.message)
     if refusal is not None:
@@ -156,7 +157,7 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
 async def game_page(request: Request, game_id: str, service: ServiceDep, browser: BrowserHash) -> HTMLResponse:
     """The game page; the role comes from the cookie."""
     try:
-        g = service.get(game_id)
+        g = await service.current(game_id)
     except ServiceError as e:
         return error_page(request, 404, e.message)
     ctx = {"game_id": g.id, "role": service.role(g, browser), "invite_url": service.invite_url_for(g, browser)}
@@ -166,7 +167,7 @@ async def game_page(request: Request, game_id: str, service: ServiceDep, browser
 @router.get("/j/{invite}", response_model=None)
 async def invite_page(request: Request, invite: str, service: ServiceDep, browser: BrowserHash) -> Response:
     """The invite page (a ``POST`` takes the seat, so link previews never do)."""
-    g = service.game_by_invite(invite)
+    g = await service.game_by_invite(invite)
     if g is None:
         return error_page(request, 404, _("Приглашение не найдено."))
     state = service.invite_state(g, browser)

@@ -1,23 +1,31 @@
 """The game WebSocket ``/ws/games/{game_id}`` (docs/protocol.md).
 
-The cookie decides the seat (a forged or missing token: spectator). One reader loop validates each
-message and hands it to the service; one writer task turns "game changed" bus messages into this seat's
-snapshot. Frames over ``ws_max_frame`` bytes close the socket with 1009, more than ``ws_max_rate``
-messages in any second with 1008; a foreign ``Origin`` is refused with 1008.
+The cookie decides the seat (a forged or missing token: spectator), from the game as the database holds it
+(``GameService.current``: with several instances, never a copy behind another instance's changes). One reader
+loop validates each message and hands it to the service; one writer task turns "game changed" bus messages
+into this seat's snapshot. A foreign ``Origin`` is refused at the handshake (HTTP 403).
+
+Floods (issue 16), each refused with an ``error`` message and a close: frames over ``ws_max_frame`` bytes
+(1009); more than ``ws_max_rate`` messages in any second on one socket, or ``ws_max_rate_per_address`` from one
+client address across all its sockets (1008 ``flood``); at the opening, more than ``ws_max_per_address`` open
+sockets of one address on this instance, more than ``ws_max_per_seat`` of one seat, or socket openings beyond
+``RATE_SOCKETS`` per address (1008).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import time
-from collections import deque
+from collections import Counter
 from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import FixedWindowRateLimiter
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from admiral import i18n
@@ -27,7 +35,7 @@ from admiral.service import GameService, ServiceError, metrics, parse_client_mes
 from ..config import Settings
 from ..deps import COOKIE, SESSION_COOKIE, browser_hash_of_token, client_address, cross_site
 
-__all__ = ["router"]
+__all__ = ["SocketGate", "router"]
 
 router = APIRouter()
 log = logging.getLogger("admiral.ws")
@@ -37,6 +45,42 @@ CLOSE_POLICY = 1008
 #: loses messages only around a Redis reconnect, which triggers a resync of its own).
 RESYNC_S = 10.0
 CLOSE_TOO_BIG = 1009
+
+
+class SocketGate:
+    """What the sockets of one client address may take on this instance (issue 16): at most
+    ``ws_max_per_address`` open at once, ``ws_max_rate_per_address`` messages a second across all of them, and
+    ``ws_max_rate`` a second on any one socket. Counters live in this process (``limits``' memory storage, fixed
+    one-second windows): a check costs no network round trip, and nginx caps the sockets of an address across
+    the instances (``deploy/nginx.conf``)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.max_open = settings.ws_max_per_address
+        self.open: Counter[str] = Counter()
+        self._limiter = FixedWindowRateLimiter(MemoryStorage())
+        self._per_socket = parse(f"{settings.ws_max_rate}/second")
+        self._per_address = parse(f"{settings.ws_max_rate_per_address}/second")
+
+    def admit(self, address: str) -> bool:
+        """Count a socket of ``address`` opening; ``False`` (not counted) when it already has the most."""
+        if self.open[address] >= self.max_open:
+            return False
+        self.open[address] += 1
+        return True
+
+    def release(self, address: str) -> None:
+        """A socket :meth:`admit` counted has closed."""
+        self.open[address] -= 1
+        if self.open[address] <= 0:
+            del self.open[address]
+
+    def message(self, address: str, socket_id: int) -> str | None:
+        """Count one message; ``None`` if allowed, else which budget it broke: ``socket`` or ``address``."""
+        if not self._limiter.hit(self._per_socket, "socket", str(socket_id)):
+            return "socket"
+        if not self._limiter.hit(self._per_address, "address", address):
+            return "address"
+        return None
 
 
 class _Socket:
@@ -58,32 +102,78 @@ class _Socket:
                 await self.ws.close(code, reason)
 
 
+def _outcome(task: asyncio.Task) -> None:
+    """Retrieve a finished writer's outcome: a send to a socket that just closed fails, and is no news."""
+    exc = None if task.cancelled() else task.exception()
+    if exc is not None and not isinstance(exc, WebSocketDisconnect | OSError):
+        log.warning("socket writer failed", exc_info=exc)
+
+
+async def _refuse(ws: WebSocket, message: dict[str, Any], reason: str) -> None:
+    """Accept, say why in an ``error`` message, and close with 1008 (a browser sees no reason at a refused
+    handshake, and would only retry)."""
+    await ws.accept()
+    await ws.send_text(json.dumps(message, ensure_ascii=False))
+    await ws.close(CLOSE_POLICY, reason)
+
+
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str) -> None:
     """Serve one game tab (see the module docstring)."""
     settings: Settings = ws.app.state.settings
     service: GameService = ws.app.state.service
+    gate: SocketGate = ws.app.state.sockets
     i18n.set_language(ws.cookies.get(i18n.COOKIE))  # this socket's messages (and its writer's) in its language
     if cross_site(ws, settings.allowed_origins):
-        await ws.close(CLOSE_POLICY, "origin")
+        await ws.close(CLOSE_POLICY, "origin")  # before accept: the handshake is refused with HTTP 403
         return
+    address = client_address(ws)
+    if not ws.app.state.limits.hit("sockets", address):
+        error = ServiceError("rate_limited", _("Слишком много подключений подряд. Подождите минуту."))
+        await _refuse(ws, error.to_message(), "rate limited")
+        return
+    if not gate.admit(address):
+        error = ServiceError(
+            "too_many_sockets", _("С вашего адреса открыто слишком много вкладок с партиями. Закройте лишние."),
+            {"max": gate.max_open},
+        )  # fmt: skip
+        await _refuse(ws, error.to_message(), "too many sockets")
+        return
+    sub = None
     try:
-        g = service.get(game_id)
-    except ServiceError as e:
+        sub = service.bus.subscribe(f"game:{game_id}")  # before the read below: no change can fall in between
+        try:
+            g = await service.current(game_id)
+        except ServiceError as e:
+            await _refuse(ws, e.to_message(), "not found")
+            return
+        browser = browser_hash_of_token(ws.cookies.get(COOKIE))
+        if browser is not None and ws.cookies.get(SESSION_COOKIE):
+            browser, _commander = ws.app.state.accounts.resolve(browser, ws.cookies.get(SESSION_COOKIE))
+        side = g.seat_of(browser)
+        if side is not None and g.seats[side].connections >= settings.ws_max_per_seat:
+            error = ServiceError(
+                "too_many_tabs", _("Эта партия уже открыта в %(n)s вкладках. Закройте лишние.",
+                                   n=settings.ws_max_per_seat),
+                {"max": settings.ws_max_per_seat},
+            )  # fmt: skip
+            await _refuse(ws, error.to_message(), "too many tabs")
+            return
         await ws.accept()
-        await ws.send_text(json.dumps(e.to_message(), ensure_ascii=False))
-        await ws.close(CLOSE_POLICY, "not found")
-        return
-    browser = browser_hash_of_token(ws.cookies.get(COOKIE))
-    if browser is not None and ws.cookies.get(SESSION_COOKIE):
-        browser, _commander = ws.app.state.accounts.resolve(browser, ws.cookies.get(SESSION_COOKIE))
-    side = g.seat_of(browser)
-    await ws.accept()
-    sock = _Socket(ws)
-    sub = service.bus.subscribe(f"game:{g.id}")
-    await service.connect(g, side)
-    g.log.info("socket open role=%s", side or "spectator")
+        await _serve(ws, service, settings, gate, g, side, browser, address, sub)
+    finally:
+        if sub is not None:
+            sub.close()
+        gate.release(address)
 
+
+async def _serve(
+    ws: WebSocket, service: GameService, settings: Settings, gate: SocketGate, g: Any, side: str | None,
+    browser: str | None, address: str, sub: Any,
+) -> None:
+    """The accepted socket of ``side`` (``None``: spectator) in game ``g``, until it closes. Whatever ends it
+    (the client, a flood, the server's shutdown cancelling this task), the seat's presence is given back."""
+    sock = _Socket(ws)
     shared = service.bus.shared
 
     async def writer() -> None:
@@ -125,18 +215,20 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             await g.settled.wait()  # an action's write in flight: show the game once it is stored (or undone)
             await sock.send(service.snapshot(g, side, browser))
 
-    writer_task = asyncio.create_task(writer())
-    stamps: deque[float] = deque()
-    limits, address = ws.app.state.limits, client_address(ws)  # a rematch makes a game: RATE_GAMES counts it
+    limits = ws.app.state.limits  # a rematch makes a game: RATE_GAMES counts it
     metrics.SOCKETS.inc()
+    service.connect(g, side)
+    g.log.info("socket open role=%s", side or "spectator")
+    writer_task = asyncio.create_task(writer())
+    writer_task.add_done_callback(_outcome)
     try:
-        await service.refresh(g)  # sharing instances: this one's copy may be behind
         await g.settled.wait()
         await sock.send(service.snapshot(g, side, browser))
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            received = time.monotonic()
             data = message.get("text")
             if data is None:
                 data = message.get("bytes") or b""
@@ -146,22 +238,19 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                                  "detail": {"max_bytes": settings.ws_max_frame}})  # fmt: skip
                 await sock.close(CLOSE_TOO_BIG, "too big")
                 break
-            now = time.monotonic()
-            stamps.append(now)
-            while stamps and now - stamps[0] > 1.0:
-                stamps.popleft()
-            if len(stamps) > settings.ws_max_rate:
+            if (broken := gate.message(address, id(sock))) is not None:
+                limit = settings.ws_max_rate if broken == "socket" else settings.ws_max_rate_per_address
                 await sock.send({"type": "error", "code": "flood", "message": _("Слишком много сообщений."),
-                                 "detail": {"max_per_second": settings.ws_max_rate}})  # fmt: skip
+                                 "detail": {"max_per_second": limit, "per": broken}})  # fmt: skip
                 await sock.close(CLOSE_POLICY, "flood")
-                g.log.warning("socket closed: flood role=%s", side or "spectator")
+                g.log.warning("socket closed: flood per %s role=%s", broken, side or "spectator")
                 break
             try:
                 msg = parse_client_message(data)
                 makes_game = side is not None and getattr(msg, "type", None) == "rematch" and g.rematch_id is None
                 if makes_game and not limits.hit("games", address):
                     raise ServiceError("rate_limited", _("Слишком много новых партий подряд. Подождите минуту."))
-                replies = await service.handle(g, side, msg)
+                replies = await service.handle(g, side, msg, received=received)
             except ServiceError as e:
                 replies = [e.to_message()]
             except Exception:
@@ -173,10 +262,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        service.disconnect(g, side)  # synchronous: done even while this task is being cancelled
         metrics.SOCKETS.dec()
         writer_task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer_task
-        sub.close()
-        await service.disconnect(g, side)
         g.log.info("socket closed role=%s", side or "spectator")
