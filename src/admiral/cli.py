@@ -127,22 +127,29 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
-_INVITE_PATH = re.compile(r"/j/[^/?\s\"]+")
+#: Seconds uvicorn waits, at a stop, for open requests and sockets to end before cancelling them.
+SHUTDOWN_GRACE_S = 2
+
+#: Paths whose last part is a secret: an invite code (it takes a seat) and a password-reset token.
+_SECRET_PATH = re.compile(r"(/j/|/reset/)[^/?\s\"]+")
 
 
 def redact_invites(record) -> bool:
-    """Logging filter: an invite code is a secret (the database keeps only its hash), so access-log lines
-    show ``/j/…`` instead of the code.
+    """Logging filter: an invite code or a password-reset token is a secret (the database keeps only its hash),
+    so access-log lines show ``/j/…`` and ``/reset/…`` instead (nginx's log does the same: deploy/nginx.conf).
 
     >>> import logging
     >>> r = logging.LogRecord("uvicorn.access", 20, "", 0, '%s "%s %s"', ("1.2.3.4", "GET", "/j/Zx9?a=1"), None)
     >>> redact_invites(r), r.getMessage()
     (True, '1.2.3.4 "GET /j/…?a=1"')
+    >>> r = logging.LogRecord("uvicorn.access", 20, "", 0, '"GET /reset/Qq-1_z HTTP/1.1" 200', None, None)
+    >>> redact_invites(r), r.getMessage()
+    (True, '"GET /reset/… HTTP/1.1" 200')
     """
     if isinstance(record.args, tuple):
-        record.args = tuple(_INVITE_PATH.sub("/j/…", a) if isinstance(a, str) else a for a in record.args)
+        record.args = tuple(_SECRET_PATH.sub(r"\1…", a) if isinstance(a, str) else a for a in record.args)
     elif isinstance(record.msg, str):
-        record.msg = _INVITE_PATH.sub("/j/…", record.msg)
+        record.msg = _SECRET_PATH.sub(r"\1…", record.msg)
     return True
 
 
@@ -190,6 +197,9 @@ def serve(
         log_config=None,
         proxy_headers=True,
         forwarded_allow_ips=forwarded_allow_ips or settings.forwarded_allow_ips,
+        # SIGTERM: sockets are closed (1012) and their handlers end; whatever still runs after this many seconds
+        # is cancelled, so a stop (a deploy, `docker stop`'s 10 s) never waits for a SIGKILL (issue 16).
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
     )
 
 

@@ -23,6 +23,7 @@ from admiral.service.progress import ProgressService
 from admiral.service.tutorial import TutorialService
 from admiral.store import AccountStore, Store, TutorialStore, make_engine, upgrade_database
 
+from .bodylimit import BodyLimit
 from .config import Settings
 from .deps import (
     COOKIE,
@@ -37,9 +38,18 @@ from .deps import (
 )
 from .routes import accounts, api, ops, pages, tutorial, ws
 from .routes import i18n as i18n_routes
+from .routes.ws import SocketGate
 
 __all__ = ["create_app"]
 
+#: Scripts come from this site only (no inline script, no eval: an injected tag runs nothing), and so do
+#: connections (the game socket), images, fonts and forms' targets; nobody frames the pages. Inline style
+#: attributes stay allowed (the rules page sizes its small boards with one).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
 #: Methods that never change state: the only ones that may issue a browser cookie.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -92,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 bot_workers=settings.bot_workers,
                 bot_delay_ms=settings.bot_delay_ms,
                 max_bot_games=settings.max_bot_games,
+                max_bot_games_per_address=settings.max_bot_games_per_address,
             ),
             progress=ProgressService(account_store),
         )
@@ -120,8 +131,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 log.error("bus close timed out")
             engine.dispose()
 
-    app = FastAPI(title="«Адмирал» online", lifespan=lifespan, docs_url=None, redoc_url=None)
+    # The API's description (/docs, /openapi.json) is for developers: a production server does not publish it.
+    development = settings.environment == "development"
+    app = FastAPI(
+        title="«Адмирал» online", lifespan=lifespan, redoc_url=None, docs_url="/docs" if development else None,
+        openapi_url="/openapi.json" if development else None,
+    )  # fmt: skip
     app.state.settings = settings
+    app.state.sockets = SocketGate(settings)
     app.state.limits = RateLimits(
         settings.rate_limit_storage,
         {
@@ -129,7 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "login_account": settings.rate_login_account, "register": settings.rate_register,
             "recover": settings.rate_recover, "recover_account_address": settings.rate_recover_account_address,
             "recover_account": settings.rate_recover_account, "feedback": settings.rate_feedback,
-            "games": settings.rate_games, "tutorial": settings.rate_tutorial,
+            "games": settings.rate_games, "tutorial": settings.rate_tutorial, "sockets": settings.rate_sockets,
         },
     )  # fmt: skip
 
@@ -200,6 +217,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if response.status_code == 429:  # every limit has a per-minute window, and each refusal says "a minute"
             response.headers.setdefault("Retry-After", "60")
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         if issued is not None:
             response.set_cookie(
                 COOKIE, issued, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="lax",
@@ -229,6 +247,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws.router)
     app.include_router(i18n_routes.router)
     app.mount("/static", StaticFiles(directory=str(settings.static_dir), check_dir=False), name="static")
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # outermost: before anything reads a body
     return app
 
 
