@@ -129,6 +129,14 @@ def browsers(client: TestClient) -> Callable[[], Browser]:
     return lambda: Browser(client)
 
 
+def from_address(client: TestClient, address: str) -> TestClient:
+    """A client of the same running app (the same event loop) whose requests and sockets come from ``address``
+    (per-address limits count it apart from the default ``testclient``)."""
+    other = TestClient(client.app, base_url="http://testserver", client=(address, 50000))
+    other.portal = client.portal
+    return other
+
+
 def until(ws: Any, pred: Callable[[dict], bool], limit: int = 50) -> dict:
     """Read messages until one satisfies ``pred`` (at most ``limit``); returns it."""
     for _ in range(limit):

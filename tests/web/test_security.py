@@ -8,7 +8,7 @@ import pytest
 
 from admiral.web.deps import COOKIE
 
-from .conftest import error, live_game, observe, snapshot
+from .conftest import error, live_game, make_settings, observe, running, snapshot
 
 
 def _games(client) -> int:
@@ -116,3 +116,31 @@ def test_a_ready_setup_is_stored_with_canonical_kind_codes(browsers) -> None:
         state = until(ws, lambda m: m["type"] == "setup.state")
         assert state["ready"] is True
         assert state["draft"] == full
+
+
+def test_bodies_over_64_kib_are_refused_by_default(browsers) -> None:
+    # issue 16: a 60 MB JSON POST /games was read whole (+120 MiB RSS)
+    b = browsers()
+    body = b'{"pad": "' + b"x" * (64 * 1024) + b'"}'
+    r = b.post("/games", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 413
+    assert b.post("/games", json={"side": "south"}).status_code == 201
+
+
+def test_pages_carry_a_content_security_policy_with_scripts_from_self_only(client) -> None:
+    for path in ("/", "/rules", "/login", "/nosuchpage"):
+        policy = client.get(path).headers["content-security-policy"]
+        directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+        assert directives["script-src"] == "'self'", path
+        assert directives["default-src"] == "'self'" and directives["frame-ancestors"] == "'none'"
+        assert directives["object-src"] == "'none'"
+
+
+def test_the_api_description_is_published_in_development_only(db_url) -> None:
+    with running(make_settings(db_url)) as client:
+        assert client.get("/openapi.json").status_code == 200
+        assert client.get("/docs").status_code == 200
+    with running(make_settings(db_url, environment="production", secret_key="x" * 40, test_time_controls=False)) as c:
+        assert c.get("/openapi.json").status_code == 404
+        assert c.get("/docs").status_code == 404
+        assert c.get("/").status_code == 200
