@@ -24,7 +24,8 @@ ENV PATH=/opt/venv/bin:$PATH \
     ENVIRONMENT=production \
     HOST=0.0.0.0 \
     PORT=8000
-RUN useradd --system --uid 10001 --user-group --home-dir /app --no-create-home --shell /usr/sbin/nologin admiral
+RUN groupadd --system --gid 10001 admiral \
+    && useradd --system --uid 10001 --gid admiral --home-dir /app --no-create-home --shell /usr/sbin/nologin admiral
 COPY --from=builder /opt/venv /opt/venv
 COPY --from=builder /app /app
 WORKDIR /app
@@ -35,4 +36,5 @@ EXPOSE 8000
 # Liveness only (the process answers); readiness (database, Redis) is /readyz, for the proxy or orchestrator.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=2)"]
-CMD ["admiral", "serve", "--host", "0.0.0.0"]
+# HOST and PORT (above, or -e) decide where it listens: the HEALTHCHECK reads the same PORT.
+CMD ["admiral", "serve"]

@@ -8,15 +8,7 @@ otherwise.
 
 from __future__ import annotations
 
-import json
-import os
 import secrets
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,123 +16,24 @@ from typing import Any
 import pytest
 
 from .conftest import NEEDS_SERVICES, REDIS_URL
+from .topology import Instance, Player
 
 SECRET = "cluster-test-secret-" + secrets.token_hex(8)
 
 pytestmark = NEEDS_SERVICES
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Instance:
-    """One ``uvicorn`` process of the app."""
-
-    def __init__(self, db_url: str, workdir: Path, name: str) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = workdir / f"{name}.log"
-        env = {
-            **os.environ, "DATABASE_URL": db_url, "REDIS_URL": REDIS_URL, "SECRET_KEY": SECRET,
-            "ENVIRONMENT": "development", "MIGRATE_ON_START": "0", "TEST_TIME_CONTROLS": "1",
-            "SWEEP_INTERVAL_S": "0.3", "RATE_LIMIT_STORAGE": "memory://", "PYTHONUNBUFFERED": "1",
-            "RATE_GAMES": "1000/minute",
-        }  # fmt: skip
-        with self.log.open("wb") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "admiral.web.app:create_app", "--factory", "--host", "127.0.0.1",
-                 "--port", str(self.port)],
-                cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT,
-            )  # fmt: skip
-        deadline = time.monotonic() + 40
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                pytest.fail(f"{name} exited:\n{self.log.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/readyz", timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.2)
-        pytest.fail(f"{name} not ready:\n{self.log.read_text()[-3000:]}")
-
-    def kill(self) -> None:
-        """``kill -9``: no shutdown, no checkpoint."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
 @pytest.fixture
 def cluster(tmp_path: Path, shared_db: str) -> Iterator[tuple[Instance, Instance]]:
     one = two = None
     try:
-        one = Instance(shared_db, tmp_path, "one")
-        two = Instance(shared_db, tmp_path, "two")
+        one = Instance(shared_db, REDIS_URL, SECRET, tmp_path, "one")
+        two = Instance(shared_db, REDIS_URL, SECRET, tmp_path, "two")
         yield one, two
     finally:
         for inst in (one, two):
             if inst is not None:
                 inst.stop()
-
-
-class Player:
-    """A browser: a token cookie valid on every instance, HTTP through httpx, a socket through websockets."""
-
-    def __init__(self) -> None:
-        self.token = secrets.token_urlsafe(32)
-        self.ws: Any = None
-
-    @property
-    def cookie(self) -> str:
-        return f"admiral_browser={self.token}"
-
-    def post(self, base: str, path: str, **kw: Any):
-        import httpx
-
-        return httpx.post(base + path, headers={"cookie": self.cookie}, follow_redirects=False, timeout=10, **kw)
-
-    def connect(self, inst: Instance, game_id: str) -> dict:
-        from websockets.sync.client import connect
-
-        self.ws = connect(f"ws://127.0.0.1:{inst.port}/ws/games/{game_id}", additional_headers={"cookie": self.cookie},
-                          open_timeout=10)  # fmt: skip
-        return self.until(lambda m: m["type"] == "snapshot")
-
-    def send(self, message: dict) -> None:
-        self.ws.send(json.dumps(message))
-
-    def until(self, pred, timeout: float = 15.0) -> dict:
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError("expected message did not arrive")
-            msg = json.loads(self.ws.recv(timeout=left))
-            if pred(msg):
-                return msg
-
-    def at(self, version: int) -> dict:
-        return self.until(lambda m: m["type"] == "snapshot" and m["game"]["version"] >= version)
-
-    def close(self) -> None:
-        if self.ws is not None:
-            try:
-                self.ws.close()
-            except Exception:
-                pass
-            self.ws = None
 
 
 def start(one: Instance, two: Instance, **settings: Any) -> tuple[str, Player, Player]:
