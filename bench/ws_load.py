@@ -237,6 +237,93 @@ async def one_game(
     bench.done += 1
 
 
+FLOOD_ADDRESS = "127.9.9.9"
+
+
+async def flood(url: str, sockets: int, rate: float, outcome: dict[str, int]) -> None:
+    """The attack of issue 16, until cancelled: ``sockets`` sockets from one address (:data:`FLOOD_ADDRESS`) to
+    one game in setup, half of them its creator's tabs and half spectators, each sending ``setup.auto``
+    ``rate`` times a second; a refused or closed socket tries again a second later. Counts what happened to the
+    openings and messages in ``outcome``."""
+    token = secrets.token_urlsafe(32)
+    async with httpx.AsyncClient(timeout=30, transport=httpx.AsyncHTTPTransport(local_address=FLOOD_ADDRESS)) as http:
+        r = await request(http, f"{url}/games", json={"side": "south"}, headers={"cookie": f"{COOKIE}={token}"})
+        r.raise_for_status()
+        game_id = r.json()["game_id"]
+    ws_url = url.replace("http", "ws", 1) + f"/ws/games/{game_id}"
+    message = json.dumps({"type": "setup.auto", "setup": {}})
+
+    async def one(i: int) -> None:
+        cookie = f"{COOKIE}={token if i % 2 == 0 else secrets.token_urlsafe(32)}"
+        while True:
+            try:
+                async with websockets.connect(ws_url, additional_headers={"Cookie": cookie},
+                                              local_addr=(FLOOD_ADDRESS, 0), open_timeout=30) as ws:  # fmt: skip
+                    first = json.loads(await ws.recv())
+                    if first["type"] == "error":
+                        outcome[f"refused {first['code']}"] = outcome.get(f"refused {first['code']}", 0) + 1
+                    else:
+                        outcome["opened"] = outcome.get("opened", 0) + 1
+
+                        async def drain() -> None:
+                            async for _ in ws:
+                                pass
+
+                        reader = asyncio.create_task(drain())
+                        try:
+                            while True:
+                                await ws.send(message)
+                                outcome["sent"] = outcome.get("sent", 0) + 1
+                                await asyncio.sleep(1 / rate)
+                        finally:
+                            reader.cancel()
+            except (websockets.ConnectionClosed, websockets.InvalidStatus, OSError, TimeoutError) as e:
+                key = f"http {e.response.status_code}" if isinstance(e, websockets.InvalidStatus) else "closed"
+                outcome[key] = outcome.get(key, 0) + 1
+            await asyncio.sleep(1.0)
+
+    await asyncio.gather(*(one(i) for i in range(sockets)))
+
+
+async def bot_games(url: str, games: int, level: int, outcome: dict[str, int]) -> None:
+    """``games`` games against the AI at ``level``, each from an address of its own (127.8.x.y), played by a
+    client that answers at once with a random legal action, again and again until cancelled: the bots think
+    all the time, as under many players at once. Counts bot answers in ``outcome``."""
+
+    async def one(i: int) -> None:
+        address, rng = f"127.8.{i // 250}.{i % 250 + 1}", random.Random(i)
+        while True:
+            token = secrets.token_urlsafe(32)
+            async with httpx.AsyncClient(timeout=30, transport=httpx.AsyncHTTPTransport(local_address=address)) as h:
+                r = await request(h, f"{url}/games", json={"opponent": "ai", "ai_level": level, "side": "south"},
+                                  headers={"cookie": f"{COOKIE}={token}"})  # fmt: skip
+                r.raise_for_status()
+                game_id = r.json()["game_id"]
+            ws_url = url.replace("http", "ws", 1) + f"/ws/games/{game_id}"
+            async with websockets.connect(ws_url, additional_headers={"Cookie": f"{COOKIE}={token}"},
+                                          local_addr=(address, 0), max_size=2**22) as ws:  # fmt: skip
+                await ws.send(json.dumps({"type": "setup.auto", "setup": {}}))
+                last = -1
+                async for raw in ws:
+                    msg = json.loads(raw)
+                    if msg["type"] == "setup.state" and not msg["ready"] and len(msg["draft"]) == 58:
+                        await ws.send(json.dumps({"type": "setup.ready", "setup": msg["draft"]}))
+                    if msg["type"] != "snapshot" or msg["game"]["status"] != "play" or not msg["view"]:
+                        if msg["type"] == "snapshot" and msg["game"]["status"] in ("over", "aborted"):
+                            break
+                        continue
+                    version, view = msg["game"]["version"], msg["view"]
+                    if view["to_act"] == "south" and version > last and view["legal"]:
+                        if last >= 0:
+                            outcome["bot answers"] = outcome.get("bot answers", 0) + 1
+                        last = version
+                        action = rng.choice(view["legal"])
+                        await ws.send(json.dumps({"type": "action", "ply": version, "action": action}))
+            outcome["games finished"] = outcome.get("games finished", 0) + 1
+
+    await asyncio.gather(*(one(i) for i in range(games)))
+
+
 async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> None:
     bench = Bench(args.games)
     pid = pids[0] if len(pids) == 1 else None
@@ -255,12 +342,22 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
                 if t is not ready and t.exception() is not None:
                     raise SystemExit(f"a game failed before play: {t.exception()!r}")
             tasks = [t for t in tasks if not t.done()]
+        attack, outcome = None, {}
+        if args.flood_sockets:
+            attack = asyncio.create_task(flood(urls[0], args.flood_sockets, args.flood_rate, outcome))
+        bots, bot_outcome = None, {}
+        if args.bot_games:
+            bots = asyncio.create_task(bot_games(urls[0], args.bot_games, args.bot_level, bot_outcome))
         t_play = time.perf_counter()
         cpu_play = sum(cpu_s(p) for p in pids)
         rss_open = rss_kib(pid) if pid else 0
         print(f"{args.games} games open and ready in {t_play - t0:.1f} s", flush=True)
         await asyncio.gather(*tasks)
         t_end = time.perf_counter()
+        if attack is not None:
+            attack.cancel()
+        if bots is not None:
+            bots.cancel()
         cpu_used = sum(cpu_s(p) for p in pids) - cpu_play
     lat = sorted(bench.latencies)
     p = (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000) if lat else (lambda q: float("nan"))
@@ -269,6 +366,12 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
     print(f"latency send → opponent's update: p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms (n={len(lat)})")
     if lat:
         print(f"  mean {statistics.fmean(lat) * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms")
+    if bots is not None:
+        print(f"meanwhile {args.bot_games} games against AI level {args.bot_level}, answered at once: "
+              f"{dict(sorted(bot_outcome.items()))}")  # fmt: skip
+    if attack is not None:
+        print(f"flood: {args.flood_sockets} sockets from {FLOOD_ADDRESS} on one game, setup.auto "
+              f"{args.flood_rate:g}/s each: {dict(sorted(outcome.items()))}")  # fmt: skip
     if pids and bench.actions:
         print(f"instances: {len(urls)}")
         print(
@@ -296,6 +399,12 @@ def main() -> None:
     ap.add_argument("--instances", type=int, default=1, help="servers to start (2+: sharing PostgreSQL + Redis)")
     ap.add_argument("--database-url", help="PostgreSQL admin URL (a fresh database is made there)")
     ap.add_argument("--redis-url", help="Redis URL the instances share")
+    ap.add_argument("--flood-sockets", type=int, default=0,
+                    help="during play, this many sockets from one address flood one game in setup (issue 16)")
+    ap.add_argument("--flood-rate", type=float, default=15.0, help="setup.auto per second on each flood socket")
+    ap.add_argument("--bot-games", type=int, default=0,
+                    help="during play, this many games against the AI run at once, answered at once (issue 16)")
+    ap.add_argument("--bot-level", type=int, default=5)
     args = ap.parse_args()
     if args.url:
         asyncio.run(run(args, [u.rstrip("/") for u in args.url.split(",")], []))

@@ -241,6 +241,7 @@ def test_bot_flag_falls_like_a_humans(browsers, client, monkeypatch) -> None:
         return real(bot, view, deadline_s)
 
     monkeypatch.setattr(service.rules, "bot_act", slow)
+    service.options.bot_processes = False  # the bot thinks in a thread of this process, where the patch is
     b = browsers()
     game_id = ai_game(b, side="north", base_ms=300, increment_ms=0, setup_ms=0)
     with b.ws(game_id) as ws:
@@ -278,6 +279,7 @@ def test_the_runner_gives_the_bot_only_its_sides_view(browsers, client, monkeypa
         return real(bot, view, deadline_s)
 
     monkeypatch.setattr(service.rules, "bot_act", spy)
+    service.options.bot_processes = False  # the bot thinks in a thread of this process, where the patch is
     b = browsers()
     game_id = ai_game(b, level=3)
     with b.ws(game_id) as ws:
@@ -293,6 +295,7 @@ def test_a_failing_bot_resigns_and_the_server_goes_on(browsers, client, monkeypa
         raise RuntimeError("bot crashed")
 
     monkeypatch.setattr(service.rules, "bot_act", broken)
+    service.options.bot_processes = False  # the bot thinks in a thread of this process, where the patch is
     b = browsers()
     game_id = ai_game(b)
     with b.ws(game_id) as ws:

@@ -17,8 +17,9 @@ Invites nobody accepted expire after ``waiting_ttl_s`` (one bulk ``UPDATE`` by t
 Games against the AI (rules §12): the bot's seat is held by the pseudo browser ``bot:<level>`` (never a
 real browser's hash, which is 64 hex digits). The bot sets up at once. Whenever the bot's side must act,
 a bot turn runs: under the lock it takes the engine's view of its side (the one view function — it never
-gets the true state), thinks in a worker thread (``bot_workers``), so the event loop and other games stay
-responsive, then commits its action like a player's, under the lock, if the game is still at that ply.
+gets the true state), thinks in a worker process at a lower OS priority (``bot_workers``, :mod:`.botpool`), so
+the event loop and other games stay responsive however many bots think, then commits its action like a
+player's, under the lock, if the game is still at that ply.
 Its clock runs while it thinks, as a human's does. After a restart a bot's memory is rebuilt by
 showing it its views again along the record (:meth:`Ruleset.bot_catch_up`).
 """
@@ -47,7 +48,7 @@ from admiral.i18n import _, ngettext
 from admiral.store import GameRow, GameSeatRow, Store
 from admiral.store.repo import ACTIVE, DuplicatePly, LoadedGame
 
-from . import metrics
+from . import botpool, metrics
 from .clock import GameClock
 from .errors import ServiceError, engine_message
 from .lobby import GameSettings, hash_token, new_game_id
@@ -85,7 +86,8 @@ class ServiceOptions:
     ``sweep_interval_s``: period of flag checks and clock checkpoints; ``secret_key`` seals invite codes;
     ``waiting_ttl_s``: a game whose invite was not accepted within this time is aborted.
 
-    Bots: ``bot_workers`` threads think for them; ``bot_delay_ms`` is the least time between the
+    Bots: ``bot_workers`` worker processes think for them (threads of this process with ``bot_processes`` off:
+    tests that watch a bot from inside); ``bot_delay_ms`` is the least time between the
     position a bot answers and its answer (so that a player sees their own move land first; the bot's
     clock runs meanwhile); ``bot_think_s`` the thinking budget per level in seconds (further capped at
     1/30 of the bot's remaining clock); ``max_bot_games`` unfinished games against the AI one commander may
@@ -97,6 +99,7 @@ class ServiceOptions:
     secret_key: str = "dev"
     waiting_ttl_s: float = 24 * 3600
     bot_workers: int = 2
+    bot_processes: bool = True
     bot_delay_ms: int = 500
     bot_think_s: dict[int, float] = field(default_factory=lambda: {1: 0.05, 2: 0.3, 3: 0.5, 4: 1.0, 5: 1.0})
     max_bot_games: int = 3
@@ -261,9 +264,8 @@ class GameService:
         self._sweeper: asyncio.Task | None = None
         self._stopping = False
         self._presence_at = 0.0
-        self._bot_pool = concurrent.futures.ThreadPoolExecutor(
-            max_workers=max(1, self.options.bot_workers), thread_name_prefix="admiral-bot"
-        )
+        #: Where the bots think (:mod:`.botpool`): made on the first bot turn, anew if a worker died.
+        self._bot_pool: concurrent.futures.Executor | None = None
         #: Threads for the database calls of the hot path (an action's write, a catch-up's read), so the
         #: event loop keeps serving the other games meanwhile.
         self._db_pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="admiral-db")
@@ -317,7 +319,8 @@ class GameService:
                 log.warning("%d changes of games did not finish before the shutdown", len(pending))
         for task in list(self._tasks):
             task.cancel()
-        self._bot_pool.shutdown(wait=False, cancel_futures=True)
+        if self._bot_pool is not None:
+            self._bot_pool.shutdown(wait=False, cancel_futures=True)
         self._checkpoint()
         self._db_pool.shutdown(wait=False)
 
@@ -1566,17 +1569,17 @@ class GameService:
                     else:
                         view = self.rules.bot_view(game, side, g.bot_seen.get(side, 0))
                     deadline = self._bot_deadline(g, side, level)
-                loop = asyncio.get_running_loop()
                 started = time.perf_counter()
                 notation: str | None = None
                 try:
                     if fresh:  # a restart (or a reload) lost its memory: show it the game so far
-                        await loop.run_in_executor(self._bot_pool, self.rules.bot_catch_up, bot, game, side)
+                        _seen, bot = await self._in_bot_worker(botpool.catch_up, self.rules, bot, game, side)
+                        g.bots[side] = bot
                         async with self._locked(g):
                             if g.status != "play" or self.rules.ply(g.game) != ply:
                                 return
                             view = self.rules.bot_view(game, side, 0)
-                    notation = await loop.run_in_executor(self._bot_pool, self.rules.bot_act, bot, view, deadline)
+                    notation, g.bots[side] = await self._in_bot_worker(botpool.think, self.rules, bot, view, deadline)
                 except Exception:
                     g.log.exception("bot level=%s failed at ply=%s; it resigns", level, ply)
                 think_ms = (time.perf_counter() - started) * 1000
@@ -1603,6 +1606,25 @@ class GameService:
             raise
         except Exception:
             g.log.exception("bot turn failed")
+
+    async def _in_bot_worker(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` where the bots think (:mod:`.botpool`); a pool broken by a dead worker is made anew
+        and the call tried once more."""
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            if self._bot_pool is None:
+                self._bot_pool = botpool.make_pool(self.options.bot_workers, processes=self.options.bot_processes)
+            pool = self._bot_pool
+            try:
+                return await loop.run_in_executor(pool, fn, *args)
+            except concurrent.futures.BrokenExecutor:
+                if self._bot_pool is pool:
+                    log.error("a bot worker died; the bots' pool is made anew")
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._bot_pool = None
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     async def _on_timer(self, g: LiveGame) -> None:
         changed = False

@@ -99,6 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 secret_key=settings.secret_key,
                 waiting_ttl_s=settings.waiting_ttl_s,
                 bot_workers=settings.bot_workers,
+                bot_processes=settings.bot_processes,
                 bot_delay_ms=settings.bot_delay_ms,
                 max_bot_games=settings.max_bot_games,
                 max_bot_games_per_address=settings.max_bot_games_per_address,

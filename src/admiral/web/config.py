@@ -52,8 +52,10 @@ class Settings(BaseSettings):
     sweep_interval_s: float = 2.0
     #: A game whose invite nobody accepted within this time is aborted by the sweeper (24 h).
     waiting_ttl_s: float = 24 * 3600
-    #: Worker threads the bots think in (games against the AI, rules §12).
+    #: Worker processes the bots think in (games against the AI, rules §12).
     bot_workers: int = 2
+    #: Bots think in worker processes below the server's priority (``false``: threads of the server's process).
+    bot_processes: bool = True
     #: Least time between the position a bot answers and its answer, ms (its clock runs meanwhile).
     bot_delay_ms: int = 500
     #: Unfinished games against the AI one commander may have at once.

@@ -8,8 +8,8 @@ into this seat's snapshot. A foreign ``Origin`` is refused at the handshake (HTT
 Floods (issue 16), each refused with an ``error`` message and a close: frames over ``ws_max_frame`` bytes
 (1009); more than ``ws_max_rate`` messages in any second on one socket, or ``ws_max_rate_per_address`` from one
 client address across all its sockets (1008 ``flood``); at the opening, more than ``ws_max_per_address`` open
-sockets of one address on this instance, more than ``ws_max_per_seat`` of one seat, or socket openings beyond
-``RATE_SOCKETS`` per address (1008).
+sockets of one address on this instance or more than ``ws_max_per_seat`` of one seat (1008); socket openings
+beyond ``RATE_SOCKETS`` per address are refused at the handshake (HTTP 403).
 """
 
 from __future__ import annotations
@@ -129,8 +129,9 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         return
     address = client_address(ws)
     if not ws.app.state.limits.hit("sockets", address):
-        error = ServiceError("rate_limited", _("Слишком много подключений подряд. Подождите минуту."))
-        await _refuse(ws, error.to_message(), "rate limited")
+        # Refused at the handshake (HTTP 403), the cheapest answer: a flood reconnects as fast as it is refused.
+        # A page's socket reconnects with a growing backoff and never comes near this limit.
+        await ws.close(CLOSE_POLICY, "rate limited")
         return
     if not gate.admit(address):
         error = ServiceError(
