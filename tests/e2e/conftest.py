@@ -109,11 +109,17 @@ def shots() -> Path:
 
 @pytest.fixture
 def page_errors():
-    """Collects uncaught page errors; a test asserts it stays empty."""
+    """Collects uncaught page errors and anything the Content-Security-Policy refused (a console error: "Refused to
+    …"); a test asserts it stays empty."""
     errors: list[str] = []
+
+    def console(name: str, message) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            errors.append(f"{name}: {message.text}")
 
     def watch(page, name: str):
         page.on("pageerror", lambda e: errors.append(f"{name}: {e}"))
+        page.on("console", lambda m: console(name, m))
         return page
 
     watch.errors = errors

@@ -42,8 +42,8 @@ def test_play_against_level_1(browser, server_url, shots, page_errors):
         assert page.locator("#invite").is_hidden()
         page.locator(".opp-state", has_text="ИИ «Юнга» — готов").wait_for()
         page.get_by_role("button", name="Авторасстановка").click()
-        page.wait_for_function("document.querySelectorAll('.setup-board .cell .unit').length === 58")
-        page.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
+        page.wait_for_function("() => document.querySelectorAll('.setup-board .cell .unit').length === 58")
+        page.wait_for_function("() => !document.querySelector('.ready-row .btn').disabled")
         page.get_by_role("button", name="Готов").click()
         page.wait_for_selector(".play-board")
         wait_version(page, 0)
@@ -52,7 +52,7 @@ def test_play_against_level_1(browser, server_url, shots, page_errors):
 
         used: set[str] = set()
         for turn in range(4):
-            page.wait_for_function("window.admiral.view && window.admiral.view.to_act === 'south'")
+            page.wait_for_function("() => window.admiral.view && window.admiral.view.to_act === 'south'")
             v = version(page)
             move = forward_move(page, used)
             used.add(move.split("-")[1])

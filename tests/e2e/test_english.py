@@ -35,14 +35,14 @@ def start_vs_ai(page, shots, name: str) -> None:
     assert page.locator(".arsenal-item[data-kind=L] .a-name").inner_text() == "Battleship"
     assert page.locator(".arsenal-item[data-kind=L] .code").inner_text() == "BB"
     press(page, page.get_by_role("button", name="Auto-arrange"))
-    page.wait_for_function("document.querySelectorAll('.setup-board .cell .unit').length === 58")
-    page.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
+    page.wait_for_function("() => document.querySelectorAll('.setup-board .cell .unit').length === 58")
+    page.wait_for_function("() => !document.querySelector('.ready-row .btn').disabled")
     assert page.locator(".placed-count").inner_text() == "58 of 58"
     page.screenshot(path=shots / f"{name}-setup.png")
     press(page, page.get_by_role("button", name="Ready", exact=True))
     page.wait_for_selector(".play-board")
     wait_version(page, 0)
-    page.wait_for_function("window.admiral.view && window.admiral.view.to_act === 'south'")
+    page.wait_for_function("() => window.admiral.view && window.admiral.view.to_act === 'south'")
 
 
 def move_forward(page) -> None:
@@ -117,7 +117,7 @@ def test_english_game_screen_on_a_laptop(browser, server_url, shots, page_errors
         assert_english_game_screen(page)
         move_forward(page)
         page.wait_for_function(  # the bot answers by itself
-            "window.admiral.view.to_act === 'south' && window.admiral.game.version >= 2"
+            "() => window.admiral.view.to_act === 'south' && window.admiral.game.version >= 2"
         )
         page.locator(".hint", has_text="Your turn: choose one of your ships.").wait_for()
         page.screenshot(path=shots / "42-en-game.png")

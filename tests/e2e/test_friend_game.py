@@ -108,12 +108,12 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         for page in (south, north):
             press(page, page.get_by_role("button", name="Авторасстановка"))
             try:
-                page.wait_for_function("document.querySelectorAll('.setup-board .cell .unit').length === 58")
+                page.wait_for_function("() => document.querySelectorAll('.setup-board .cell .unit').length === 58")
             except Exception as e:
                 state = page.evaluate("[admiral.recent, admiral.online]")
                 raise AssertionError(f"auto-arrangement: {placed(page)} placed; messages, online: {state}") from e
             page.get_by_role("button", name="Готов").wait_for()
-            page.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
+            page.wait_for_function("() => !document.querySelector('.ready-row .btn').disabled")
         for c in "abcdef":
             assert cell(south, f"{c}5").locator(".k-KR").count() == 1
             assert cell(north, f"{c}11").locator(".k-KR").count() == 1
@@ -127,7 +127,7 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         south.get_by_label("Сохранённые расстановки").select_option(label="Шесть крейсеров")
         south.get_by_role("button", name="Загрузить").click()
         assert placed(south) == 58 and cell(south, "c5").locator(".k-KR").count() == 1
-        south.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
+        south.wait_for_function("() => !document.querySelector('.ready-row .btn').disabled")
         south.screenshot(path=shots / "04-setup-complete.png")
         north.screenshot(path=shots / "05-setup-phone-complete.png", full_page=True)
 
@@ -225,7 +225,7 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         record = south.get_by_role("link", name="Скачать запись (JSON)")
         assert record.get_attribute("href").endswith("/record.json")
         # after the end both fleets are open
-        south.wait_for_function("window.admiral.view && window.admiral.view.units.every(u => u.kind)")
+        south.wait_for_function("() => window.admiral.view && window.admiral.view.units.every(u => u.kind)")
         south.screenshot(path=shots / "13-result.png")
         north.screenshot(path=shots / "14-result-phone.png", full_page=True)
 
@@ -288,7 +288,7 @@ def test_atomic_bomb_then_abort_without_clocks(browser, server_url, shots, page_
         north.get_by_role("button", name="Принять приглашение").click()
         for page in (south, north):
             page.get_by_role("button", name="Авторасстановка").click()
-            page.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
+            page.wait_for_function("() => !document.querySelector('.ready-row .btn').disabled")
         # In ~5 % of auto-arrangements South's bomb stands within two cells of both its bases: detonating
         # would then end the game (rules §8, §10.1) and there would be nothing left to abort. Arrange anew.
         for _ in range(20):
@@ -296,7 +296,7 @@ def test_atomic_bomb_then_abort_without_clocks(browser, server_url, shots, page_
                 break
             south.get_by_role("button", name="Очистить").click()
             south.get_by_role("button", name="Авторасстановка").click()
-            south.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
+            south.wait_for_function("() => !document.querySelector('.ready-row .btn').disabled")
         assert not bomb_takes_both_bases(south)
         for page in (south, north):
             page.get_by_role("button", name="Готов").click()

@@ -35,7 +35,7 @@ def test_rules_page_on_a_laptop_and_a_phone(browser, server_url, shots, page_err
             page.locator(".topbar").get_by_role("link", name="Правила").click()
             page.wait_for_url("**/rules")
             assert page.locator("h1").inner_text() == "Правила игры «Адмирал»"
-            page.wait_for_function("document.querySelectorAll('.rules svg.icon').length > 150")
+            page.wait_for_function("() => document.querySelectorAll('.rules svg.icon').length > 150")
             _check_layout(page, opts["viewport"]["width"])
             page.screenshot(path=shots / f"50-rules-{name}.png")
             page.screenshot(path=shots / f"51-rules-{name}-full.png", full_page=True)
@@ -94,11 +94,11 @@ def test_unit_links_on_setup_and_board_open_their_section(browser, server_url, s
 
         # the game board: select a unit that can move; the hint links to its kind, the cell's tooltip names it
         page.get_by_role("button", name="Авторасстановка").click()
-        page.wait_for_function("document.querySelectorAll('.setup-board .cell .unit').length === 58")
-        page.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
+        page.wait_for_function("() => document.querySelectorAll('.setup-board .cell .unit').length === 58")
+        page.wait_for_function("() => !document.querySelector('.ready-row .btn').disabled")
         page.get_by_role("button", name="Готов").click()
         page.wait_for_selector(".play-board")
-        page.wait_for_function("window.admiral.view && window.admiral.view.to_act === 'south'")
+        page.wait_for_function("() => window.admiral.view && window.admiral.view.to_act === 'south'")
         src = next(a for a in legal(page) if "x" not in a and "-" in a).split("-")[0]
         kind = page.evaluate(f"window.admiral.view.units.find(u => u.cell === '{src}' && u.side === 'south').kind")
         cell = page.locator(f".play-board .cell[data-cell='{src}']")

@@ -47,7 +47,7 @@ def lesson_setup(page, shots, device: str) -> None:
     # A linkor on the wrong cell: refused, taken back off the board.
     place(page, "L", "e4")
     refused(page, "именно на клетку Д3")
-    page.wait_for_function("!document.querySelector(\".board .cell[data-cell='e4'] .unit\")")
+    page.wait_for_function("() => !document.querySelector(\".board .cell[data-cell='e4'] .unit\")")
     assert page.evaluate("window.admiral.step") == 0
     place(page, "L", "e3")
     wait_step(page, 1)
@@ -57,16 +57,16 @@ def lesson_setup(page, shots, device: str) -> None:
     # A base in the front row is refused with the reason.
     place(page, "VMB", "b5")
     refused(page, "В ряд 5 базу ставить нельзя")
-    page.wait_for_function("!document.querySelector(\".board .cell[data-cell='b5'] .unit\")")
+    page.wait_for_function("() => !document.querySelector(\".board .cell[data-cell='b5'] .unit\")")
     place(page, "VMB", "b1")
     wait_step(page, 2)
     press(page, page.get_by_role("button", name="Авторасстановка"))
     wait_step(page, 3)
-    page.wait_for_function("document.querySelectorAll('.setup-board .cell .unit').length === 58")
+    page.wait_for_function("() => document.querySelectorAll('.setup-board .cell .unit').length === 58")
     assert cell(page, "e3").locator(".unit.k-L").count() == 1 and cell(page, "b1").locator(".unit.k-VMB").count() == 1
     assert "самолёт рядом с авианосцем" in page.locator(".coach-result").inner_text()
     page.screenshot(path=shots / f"41-lesson-setup-auto-{device}.png")
-    page.wait_for_function("!document.querySelector('.ready-row .btn').disabled")
+    page.wait_for_function("() => !document.querySelector('.ready-row .btn').disabled")
     press(page, page.get_by_role("button", name="Готов"))
     page.locator(".coach-done").wait_for(state="visible")
     assert page.evaluate("window.admiral.done") is True
