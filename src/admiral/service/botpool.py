@@ -25,6 +25,8 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import os
+import threading
+import time
 from typing import Any
 
 __all__ = ["NICENESS", "catch_up", "make_pool", "think"]
@@ -45,12 +47,30 @@ def catch_up(rules: Any, bot: Any, game: Any, side: str) -> tuple[int, Any]:
     return rules.bot_catch_up(bot, game, side), bot
 
 
-def _lower_priority() -> None:
-    """Worker initializer: run below the server (the increase of a process's own niceness needs no privilege)."""
+#: Seconds between a worker's checks that the server that made it still runs.
+WATCH_S = 1.0
+
+
+def _start_worker(server_pid: int) -> None:
+    """Worker initializer: run below the server (raising one's own niceness needs no privilege), and end when
+    the server does. A pool's worker does not notice its server's death by itself (it holds both ends of its
+    task queue, so it waits on it forever): without this, workers outlived their server after a SIGTERM."""
     try:
         os.nice(NICENESS)
     except OSError:  # pragma: no cover - a platform without nice
         pass
+
+    def watch() -> None:
+        while True:
+            time.sleep(WATCH_S)
+            try:
+                os.kill(server_pid, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:  # pragma: no cover - the pid was taken by another user's process
+                os._exit(0)
+
+    threading.Thread(target=watch, name="admiral-bot-watch", daemon=True).start()
 
 
 def make_pool(workers: int, *, processes: bool = True) -> concurrent.futures.Executor:
@@ -62,5 +82,5 @@ def make_pool(workers: int, *, processes: bool = True) -> concurrent.futures.Exe
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["admiral.service.ruleset", "admiral.service.botpool"])
     return concurrent.futures.ProcessPoolExecutor(
-        max_workers=max(1, workers), mp_context=context, initializer=_lower_priority
+        max_workers=max(1, workers), mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
     )
