@@ -102,3 +102,34 @@ def test_a_flag_whose_timer_died_with_its_instance_still_falls(cluster) -> None:
     finally:
         a.close()
         b.close()
+
+
+def test_a_tab_opened_as_the_opponent_moves_elsewhere_gets_the_move(cluster) -> None:
+    """Issue 16 (QA F1): a game's first socket on an instance is subscribed on Redis up to 0.2 s late; the
+    opponent's move made on the other instance meanwhile is not heard, and a page load of the game on this
+    instance brings the copy up to date first. The check when the subscription lands found the copy current
+    and sent nothing: the tab stayed on the old position (once until its player's clock ran out)."""
+    one, two = cluster
+    for _ in range(3):
+        north, south = Player(), Player()
+        r = north.post(two.url, "/games", json={"side": "north"})
+        game_id, invite = r.json()["game_id"], r.json()["invite_url"]
+        page = south.get(two.url, invite)
+        south.post(two.url, invite, data={"csrf_token": page.text.split('name="csrf_token" value="')[1].split('"')[0]})
+        north.connect(two, game_id)
+        south.connect(two, game_id)
+        for p in (north, south):
+            p.send({"type": "setup.auto", "setup": {}})
+            p.send({"type": "setup.ready", "setup": p.until(lambda m: m["type"] == "setup.state")["draft"]})
+        north.until(lambda m: m["type"] == "snapshot" and m["game"]["status"] == "play")
+        snap = south.until(lambda m: m["type"] == "snapshot" and m["game"]["status"] == "play")
+        try:
+            north.close()
+            assert north.connect(one, game_id)["game"]["version"] == 0  # the game's first socket on instance one
+            south.send({"type": "action", "ply": 0, "action": first_move(snap)})  # South moves on instance two
+            assert south.at(1)["game"]["version"] == 1
+            assert north.get(one.url, f"/g/{game_id}").status_code == 200  # a page load refreshes one's copy
+            assert north.until(lambda m: m["type"] == "snapshot" and m["game"]["version"] == 1, timeout=5)
+        finally:
+            north.close()
+            south.close()

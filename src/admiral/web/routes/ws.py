@@ -84,11 +84,19 @@ class SocketGate:
 
 
 class _Socket:
-    """One open socket: serialised sends."""
+    """One open socket: serialised sends, and the revision of the game (``games.revision`` as this instance
+    knows it) its last snapshot showed."""
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.lock = asyncio.Lock()
+        self.shown: int | None = None
+
+    async def send_snapshot(self, service: GameService, g: Any, side: str | None, browser: str | None) -> None:
+        """Send ``side``'s snapshot of ``g`` (once an action's write in flight is stored, or undone)."""
+        await g.settled.wait()
+        self.shown = service.store.known.get(g.id)
+        await self.send(service.snapshot(g, side, browser))
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.lock:
@@ -206,15 +214,18 @@ async def _serve(
                 except Exception:  # the database or Redis hiccuped: the next event or tick tries again
                     g.log.warning("refresh failed", exc_info=True)
                     continue
-                if not changed and checks:
+                # A check that found the copy current says nothing of this socket: another request may have
+                # brought the copy up to date first (a page load, another socket), after this socket's last
+                # snapshot. Skip only when the socket has shown this very revision (issue 16: a tab stayed on
+                # an old position until its player lost on time).
+                if not changed and checks and sock.shown == service.store.known.get(g.id):
                     continue
             if all(m.get("type") == "notes" and m.get("side") != side for m in batch):
                 continue  # another seat's private notes changed: nothing this socket may see
             for m in batch:
                 if m.get("rematch_url") and side is not None:
                     await sock.send({"type": "rematch", "url": m["rematch_url"]})
-            await g.settled.wait()  # an action's write in flight: show the game once it is stored (or undone)
-            await sock.send(service.snapshot(g, side, browser))
+            await sock.send_snapshot(service, g, side, browser)
 
     limits = ws.app.state.limits  # a rematch makes a game: RATE_GAMES counts it
     metrics.SOCKETS.inc()
@@ -223,8 +234,7 @@ async def _serve(
     writer_task = asyncio.create_task(writer())
     writer_task.add_done_callback(_outcome)
     try:
-        await g.settled.wait()
-        await sock.send(service.snapshot(g, side, browser))
+        await sock.send_snapshot(service, g, side, browser)
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
