@@ -4,11 +4,15 @@ changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import secrets
 
 import pytest
 from starlette.websockets import WebSocketDisconnect
+
+from admiral.service import ServiceError
 
 from .conftest import (
     Browser,
@@ -164,3 +168,27 @@ def test_a_body_over_the_cap_is_refused(db_url, chunked) -> None:
         assert client.app.state.service.games == {}
         ok = b.post("/games", json={"side": "south", "pad": "x" * 900})
         assert ok.status_code == 201 and len(client.app.state.service.games) == 1
+
+
+def test_ai_games_asked_for_at_once_respect_the_limits(db_url) -> None:
+    # QA: 20 requests at once from fresh cookies at one address made 20 AI games (limit 6), and one cookie's 10
+    # at once made 5 (limit 3): the check and the insert were two database calls with nothing between them.
+    from admiral.service.lobby import GameSettings
+
+    with running(make_settings(db_url, max_bot_games=3, max_bot_games_per_address=4)) as client:
+        service = client.app.state.service
+        service.db_threads = True  # the database calls leave the event loop, as on PostgreSQL
+        settings = GameSettings.from_form("none", side="south", ai_level=1)
+
+        async def burst(requests: list[tuple[str, str]]) -> list[str]:
+            outcome = await asyncio.gather(
+                *(service.create_game(b, settings, a) for b, a in requests), return_exceptions=True
+            )
+            return [r.code if isinstance(r, ServiceError) else "created" for r in outcome]
+
+        fresh_cookies = [(secrets.token_hex(32), "203.0.113.50") for _ in range(10)]
+        assert sorted(client.portal.call(burst, fresh_cookies)) == ["created"] * 4 + ["too_many_ai_games"] * 6
+        one = secrets.token_hex(32)
+        many_addresses = [(one, f"203.0.113.{60 + i}") for i in range(6)]
+        assert sorted(client.portal.call(burst, many_addresses)) == ["created"] * 3 + ["too_many_ai_games"] * 3
+        assert len(service.store.active_bot_games(one, "bot:")) == 3

@@ -68,6 +68,11 @@ T = TypeVar("T")
 BOT_PREFIX = "bot:"
 
 
+def _busy() -> str:
+    """The refusal of a change whose lock could not be had (in the request's language)."""
+    return _("Сервер занят. Попробуйте ещё раз через секунду.")
+
+
 def _other(side: str) -> str:
     return "north" if side == "south" else "south"
 
@@ -260,6 +265,7 @@ class GameService:
         self.games: dict[str, LiveGame] = {}
         self._tasks: set[asyncio.Task] = set()
         #: Changes of games in flight (:meth:`_shielded`): :meth:`stop` lets them finish.
+        self._named: dict[str, asyncio.Lock] = {}
         self._changes: set[asyncio.Task] = set()
         self._sweeper: asyncio.Task | None = None
         self._stopping = False
@@ -368,9 +374,33 @@ class GameService:
                     await held.enter_async_context(self.bus.lock(f"game:{g.id}"))
                 except Exception:
                     g.log.warning("the game's lock could not be had", exc_info=True)
-                    raise ServiceError("unavailable", _("Сервер занят. Попробуйте ещё раз через секунду.")) from None
+                    raise ServiceError("unavailable", _busy()) from None
                 await self._catch_up(g)
                 yield
+
+    @contextlib.asynccontextmanager
+    async def _serialised(self, *names: str) -> AsyncIterator[None]:
+        """Hold the named locks (sorted, so two holders never wait for each other in a cycle): an asyncio lock
+        of this process each and, with instances sharing the games, the bus's lock of that name.
+
+        :raises ServiceError: ``unavailable`` when a shared lock could not be had."""
+        async with contextlib.AsyncExitStack() as held:
+            for name in sorted(set(names)):
+                lock = self._named.setdefault(name, asyncio.Lock())
+                await held.enter_async_context(lock)
+                held.callback(self._drop_named, name, lock)
+                if self.bus.shared:
+                    try:
+                        await held.enter_async_context(self.bus.lock(name))
+                    except Exception:
+                        log.warning("lock %s could not be had", name, exc_info=True)
+                        raise ServiceError("unavailable", _busy()) from None
+            yield
+
+    def _drop_named(self, name: str, lock: asyncio.Lock) -> None:
+        """Forget a named lock nobody holds or waits for (called as it is released)."""
+        if self._named.get(name) is lock and not lock.locked() and not getattr(lock, "_waiters", None):
+            del self._named[name]
 
     async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a blocking store call in a database thread, off the event loop (inline without ``db_threads``).
@@ -700,44 +730,48 @@ class GameService:
         """
         ai = settings.ai_level
         address_key = self.address_key(address)
-        if ai:
-            await self.check_bot_games(browser_hash, address_key)
-        side = settings.side if settings.side in SIDES else secrets.choice(SIDES)
-        for _attempt in range(5):
-            game_id = new_game_id()
-            if await self._db(self.store.revision, game_id) is None:
-                break
-        code, invite_hash, sealed = self._new_invite(game_id)
-        if ai:
-            code, sealed = None, None
-        wall = _wall_ms()
-        row = GameRow(
-            id=game_id, invite_hash=invite_hash, invite_sealed=sealed, creator_hash=browser_hash,
-            creator_address=address_key, status="setup" if ai else "waiting", settings=settings.to_dict(),
-            seed=secrets.randbits(62), ply=0,
-            checkpoint_at=wall if ai else None,
-            setup_deadline=wall + settings.setup_ms if ai and settings.setup_ms else None,
-        )  # fmt: skip
-        holders = {side: browser_hash, _other(side): f"{BOT_PREFIX}{ai}" if ai else None}
-        seats = [
-            GameSeatRow(
-                game_id=game_id,
-                side=s,
-                browser_hash=holders[s],
-                draft={},
-                ready=False,
-                auto_declare=False,
-                joined_at=_now() if holders[s] else None,
-            )
-            for s in SIDES
-        ]
-        g = LiveGame(row, {s.side: Seat(s.side, s.browser_hash, {}, False, False) for s in seats})
-        self._set_up_bots(g, seats)
-        await self._db(self.store.create_game, row, seats)
-        self.games[game_id] = g
-        g.log.info("created side=%s settings=%s", side, settings.to_dict())
-        self._schedule(g)
-        return game_id, code
+        # Check and insert as one, per commander and per address (QA: 20 requests at once made 20 AI games where
+        # the limit was 6), in this process and, with instances sharing the games, across them.
+        names = (f"ai-games:{browser_hash}", f"ai-games:{address_key}") if ai else ()
+        async with self._serialised(*names):
+            if ai:
+                await self.check_bot_games(browser_hash, address_key)
+            side = settings.side if settings.side in SIDES else secrets.choice(SIDES)
+            for _attempt in range(5):
+                game_id = new_game_id()
+                if await self._db(self.store.revision, game_id) is None:
+                    break
+            code, invite_hash, sealed = self._new_invite(game_id)
+            if ai:
+                code, sealed = None, None
+            wall = _wall_ms()
+            row = GameRow(
+                id=game_id, invite_hash=invite_hash, invite_sealed=sealed, creator_hash=browser_hash,
+                creator_address=address_key, status="setup" if ai else "waiting", settings=settings.to_dict(),
+                seed=secrets.randbits(62), ply=0,
+                checkpoint_at=wall if ai else None,
+                setup_deadline=wall + settings.setup_ms if ai and settings.setup_ms else None,
+            )  # fmt: skip
+            holders = {side: browser_hash, _other(side): f"{BOT_PREFIX}{ai}" if ai else None}
+            seats = [
+                GameSeatRow(
+                    game_id=game_id,
+                    side=s,
+                    browser_hash=holders[s],
+                    draft={},
+                    ready=False,
+                    auto_declare=False,
+                    joined_at=_now() if holders[s] else None,
+                )
+                for s in SIDES
+            ]
+            g = LiveGame(row, {s.side: Seat(s.side, s.browser_hash, {}, False, False) for s in seats})
+            self._set_up_bots(g, seats)
+            await self._db(self.store.create_game, row, seats)
+            self.games[game_id] = g
+            g.log.info("created side=%s settings=%s", side, settings.to_dict())
+            self._schedule(g)
+            return game_id, code
 
     async def unfinished_games(self, browser_hash: str) -> list[dict[str, Any]]:
         """The games ``browser_hash`` holds a seat in that are not over, newest first (at most 20), for the home
