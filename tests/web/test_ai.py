@@ -433,3 +433,29 @@ def test_creating_games_is_rate_limited(db_url: str) -> None:
         assert made == [201, 201, 201, 429]
         assert client.post("/games", json={"opponent": "ai", "ai_level": 1}).json()["error"]["code"] == "rate_limited"
         assert len(client.app.state.service.store.active_game_ids()) == 3
+
+
+def test_a_bot_waiting_for_a_worker_is_not_charged_for_the_wait(browsers, client) -> None:
+    """QA (issue 16, F3): under load a bot's turn waits for a free worker, and its clock ran meanwhile: 15–19
+    of 24 level-5 games at 1+0 ended with the bot flagged, and the wins were credited. The wait is the
+    server's: the bot's clock gets it back, and its flag waits for its answer."""
+    import concurrent.futures
+    import threading
+
+    service = client.app.state.service
+    service.options.bot_processes = False
+    service._bot_pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)  # one worker, soon busy
+    release = threading.Event()
+    b = browsers()
+    game_id = ai_game(b, side="south", base_ms=60_000, increment_ms=0, setup_ms=0)
+    g = service.games[game_id]
+    with b.ws(game_id) as ws:
+        snap = ready(ws)
+        service._bot_pool.submit(release.wait, 5)  # another game's long thought holds the only worker
+        g.clock.remaining["north"] = 1_000  # the bot has 1 s left and will wait 2 s for the worker
+        ws.send_json({"type": "action", "ply": 0, "action": pick_action(snap["view"]["legal"], "south")})
+        time.sleep(2.0)
+        release.set()
+        answered = my_turn(ws, "south")
+    assert answered["game"]["status"] == "play" and answered["game"]["version"] == 2
+    assert 0 < answered["game"]["clocks"]["north_ms"] <= 1_000  # charged its thought only, not the 2 s wait

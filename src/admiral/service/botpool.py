@@ -14,7 +14,7 @@ game, and a worker that dies loses no game (the pool is made anew and the turn t
 >>> bot = rules.new_bot(1, seed=3)
 >>> setups = {"south": rules.bot_setup(bot, "south"), "north": rules.bot_setup(rules.new_bot(1, 4), "north")}
 >>> game = rules.new_game(setups, {"game_id": "doc"})
->>> notation, bot = pool.submit(think, rules, bot, rules.bot_view(game, "south", 0), 0.05).result()
+>>> notation, bot, _started = pool.submit(think, rules, bot, rules.bot_view(game, "south", 0), 0.05).result()
 >>> rules.apply(game, notation).actor
 'south'
 >>> pool.shutdown()
@@ -35,16 +35,19 @@ __all__ = ["NICENESS", "catch_up", "make_pool", "think"]
 NICENESS = 10
 
 
-def think(rules: Any, bot: Any, view: Any, deadline_s: float) -> tuple[str, Any]:
-    """In a worker: the bot's action for ``view`` (``rules.bot_act``, about ``deadline_s`` seconds), and the
-    bot as it is after it (its memory of the view)."""
-    return rules.bot_act(bot, view, deadline_s), bot
+def think(rules: Any, bot: Any, view: Any, deadline_s: float) -> tuple[str, Any, float]:
+    """In a worker: the bot's action for ``view`` (``rules.bot_act``, about ``deadline_s`` seconds), the bot as
+    it is after it (its memory of the view), and when the worker took the job up (epoch seconds: the time the
+    job waited for a worker before that is the server's, not the bot's)."""
+    started = time.time()
+    return rules.bot_act(bot, view, deadline_s), bot, started
 
 
-def catch_up(rules: Any, bot: Any, game: Any, side: str) -> tuple[int, Any]:
+def catch_up(rules: Any, bot: Any, game: Any, side: str) -> tuple[int, Any, float]:
     """In a worker: show a fresh bot its side's views along the game so far (``rules.bot_catch_up``); returns
-    the ply it has seen up to and the bot."""
-    return rules.bot_catch_up(bot, game, side), bot
+    the ply it has seen up to, the bot, and when the worker took the job up (as :func:`think`)."""
+    started = time.time()
+    return rules.bot_catch_up(bot, game, side), bot, started
 
 
 #: Seconds between a worker's checks that the server that made it still runs.

@@ -58,6 +58,17 @@ class GameClock:
             self.remaining[increment_to] += increment_ms
         self.running = side
 
+    def credit(self, side: str, ms: int) -> None:
+        """Give ``side`` back ``ms`` it was charged for nothing it did (the server kept it waiting).
+
+        >>> c = GameClock({"south": 1000, "north": 1000})
+        >>> c.start("north", mono=0.0, wall_ms=0)
+        >>> c.credit("north", 400)
+        >>> c.left("north", mono=1.0)
+        400
+        """
+        self.remaining[side] += ms
+
     def seconds_to_flag(self, mono: float) -> float | None:
         """Seconds until the running clock reaches zero (``0`` if it has), ``None`` if none runs."""
         if self.running is None:

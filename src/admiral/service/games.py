@@ -1545,7 +1545,7 @@ class GameService:
             g.timer.cancel()
             g.timer = None
         delay: float | None = None
-        if g.status == "play" and g.clock is not None:
+        if g.status == "play" and g.clock is not None and not self._bot_thinking(g, g.clock.running):
             delay = g.clock.seconds_to_flag(time.monotonic())
         elif g.status == "setup" and g.setup_deadline_ms is not None:
             delay = max(0.0, (g.setup_deadline_ms - _wall_ms()) / 1000)
@@ -1605,15 +1605,22 @@ class GameService:
                     deadline = self._bot_deadline(g, side, level)
                 started = time.perf_counter()
                 notation: str | None = None
+                queued = 0.0  # seconds the jobs waited for a worker: not the bot's time, its clock gets them back
                 try:
                     if fresh:  # a restart (or a reload) lost its memory: show it the game so far
-                        _seen, bot = await self._in_bot_worker(botpool.catch_up, self.rules, bot, game, side)
+                        submitted = time.time()
+                        _seen, bot, began = await self._in_bot_worker(botpool.catch_up, self.rules, bot, game, side)
+                        queued += max(0.0, began - submitted)
                         g.bots[side] = bot
                         async with self._locked(g):
                             if g.status != "play" or self.rules.ply(g.game) != ply:
                                 return
                             view = self.rules.bot_view(game, side, 0)
-                    notation, g.bots[side] = await self._in_bot_worker(botpool.think, self.rules, bot, view, deadline)
+                    submitted = time.time()
+                    notation, g.bots[side], began = await self._in_bot_worker(
+                        botpool.think, self.rules, bot, view, deadline
+                    )
+                    queued += max(0.0, began - submitted)
                 except Exception:
                     g.log.exception("bot level=%s failed at ply=%s; it resigns", level, ply)
                 think_ms = (time.perf_counter() - started) * 1000
@@ -1622,7 +1629,10 @@ class GameService:
                 async with self._locked(g):
                     if g.status != "play" or g.game is not game or self.rules.ply(g.game) != ply:
                         return  # the game moved on meanwhile (resignation, flag, abort): the answer is void
-                    g.log.info("bot level=%s ply=%s think_ms=%.0f action=%s", level, ply, think_ms, notation)
+                    g.log.info("bot level=%s ply=%s think_ms=%.0f queued_ms=%.0f action=%s", level, ply, think_ms,
+                               queued * 1000, notation)  # fmt: skip
+                    if g.clock is not None and g.clock.running == side:
+                        g.clock.credit(side, int(queued * 1000))  # QA: bots lost on time waiting for a worker
                     if g.clock is not None and g.clock.left(side, time.monotonic()) <= 0:
                         await self._commit(g, [self.rules.end_action("flag", side)])
                     elif notation is None:
@@ -1669,10 +1679,20 @@ class GameService:
         if changed:
             await self._publish(g)
 
+    def _bot_thinking(self, g: LiveGame, side: str | None) -> bool:
+        """Whether ``side`` is a bot whose turn is under way: its flag waits for its answer, which settles its
+        clock (the time its job waited for a worker is given back first: :meth:`_bot_turn`)."""
+        return (
+            side is not None and g.seats[side].bot_level is not None and g.bot_task is not None
+            and not g.bot_task.done()
+        )  # fmt: skip
+
     def _due(self, g: LiveGame) -> bool:
         """Whether the cached copy shows a flag fallen or a setup deadline gone by (what :meth:`_check_deadlines`
         acts on)."""
         if g.status == "play" and g.clock is not None and g.clock.running is not None:
+            if self._bot_thinking(g, g.clock.running):
+                return False
             return g.clock.left(g.clock.running, time.monotonic()) <= 0
         return g.status == "setup" and g.setup_deadline_ms is not None and _wall_ms() >= g.setup_deadline_ms
 
@@ -1681,7 +1701,7 @@ class GameService:
         mono = time.monotonic()
         if g.status == "play" and g.clock is not None and g.clock.running is not None:
             side = g.clock.running
-            if g.clock.left(side, mono) <= 0:
+            if g.clock.left(side, mono) <= 0 and not self._bot_thinking(g, side):
                 g.log.info("flag side=%s", side)
                 await self._commit(g, [self.rules.end_action("flag", side)])
                 return True
