@@ -22,7 +22,7 @@ let lastView = null;
 let lastNotes = null;
 let online = false;
 
-const socket = new GameSocket(gameId, { onMessage, onStatus });
+const socket = new GameSocket(gameId, { onMessage, onStatus, onRefused });
 
 function send(msg) {
   return socket.send(msg);
@@ -30,8 +30,21 @@ function send(msg) {
 
 let everOnline = false;
 
+/** The server refused this tab (docs/protocol.md "Floods"): say why, and reconnect only when asked. */
+function onRefused(msg) {
+  offlineEl.replaceChildren(
+    h("span", {}, errorText(msg)),
+    " ",
+    h("button", { type: "button", class: "btn", onclick: () => socket.open() }, t("Подключиться снова")),
+  );
+  offlineEl.hidden = false;
+}
+
+const offlineText = offlineEl.textContent;
+
 function onStatus(up) {
   online = up;
+  if (up) offlineEl.textContent = offlineText;
   offlineEl.hidden = up;
   if (up && everOnline && screen?.obj.onReconnect) screen.obj.onReconnect();
   everOnline = everOnline || up;

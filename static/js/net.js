@@ -3,11 +3,15 @@
 import { t } from "./t.js";
 
 const PING_MS = 25000;
+/** Refusals at the opening that another try would only repeat (docs/protocol.md "Floods"): no reconnecting. */
+const REFUSALS = new Set(["too_many_tabs", "too_many_sockets"]);
 
 export class GameSocket {
   /**
    * @param {string} gameId
-   * @param {{onMessage: (msg: object) => void, onStatus: (online: boolean) => void}} handlers
+   * @param {{onMessage: (msg: object) => void, onStatus: (online: boolean) => void,
+   *          onRefused?: (msg: object) => void}} handlers  onRefused: the server refused this tab (too many
+   *          tabs or sockets); the socket stays closed until open() is called again
    */
   constructor(gameId, handlers) {
     this.url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/games/${encodeURIComponent(gameId)}`;
@@ -21,10 +25,10 @@ export class GameSocket {
 
   open() {
     this.closed = false;
+    this.refusal = null;
     const ws = new WebSocket(this.url);
     this.ws = ws;
     ws.addEventListener("open", () => {
-      this.retry = 0;
       this.handlers.onStatus(true);
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
@@ -36,12 +40,21 @@ export class GameSocket {
       } catch {
         return;
       }
+      // The backoff starts again only once the server has shown the game: a socket it opens and closes at
+      // once (a refusal, a flood) must not make the tab knock twice a second.
+      if (msg.type === "snapshot") this.retry = 0;
+      else if (msg.type === "error" && REFUSALS.has(msg.code)) this.refusal = msg;
+      else if (msg.type === "error" && msg.code === "flood") this.retry = Math.max(this.retry, 4);
       this.handlers.onMessage(msg);
     });
     ws.addEventListener("close", () => {
       clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
       this.handlers.onStatus(false);
+      if (this.refusal) {
+        this.handlers.onRefused?.(this.refusal);
+        return;
+      }
       if (!this.closed) this.scheduleReconnect();
     });
     ws.addEventListener("error", () => ws.close());

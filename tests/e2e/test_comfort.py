@@ -387,3 +387,42 @@ def test_every_main_page_at_desktop_and_phone_size(browser, server_url, shots, p
     expected = sorted(f"{n}-{s}.png" for n in PAGES for s in ("desktop", "phone"))
     assert sorted(p.name for p in out.glob("*.png")) == expected
     assert page_errors.errors == []
+
+
+def test_a_tab_too_many_says_so_and_does_not_knock_again(browser, server_url, shots, page_errors):
+    """QA (issue 16, F4): a tab the server refused (the seat already open in WS_MAX_PER_SEAT tabs, 3 here)
+    reconnected twice a second, showing the same toast 50 times, until its address ran out of socket openings and
+    the player's other games went offline. Now it says why, stays closed, and reconnects when asked."""
+    ctx = browser.new_context(**DESKTOP)
+    try:
+        first = page_errors(ctx.new_page(), "tab 1")
+        first.set_default_timeout(TIMEOUT_MS)
+        first.goto(server_url + "/")
+        url = first.evaluate(
+            """() => fetch("/games", {method: "POST", headers: {"content-type": "application/json"},
+                 body: JSON.stringify({side: "south"})}).then((r) => r.json()).then((d) => d.url)"""
+        )
+        tabs = [first]
+        for n in range(2, 5):
+            tab = page_errors(ctx.new_page(), f"tab {n}")
+            tab.set_default_timeout(TIMEOUT_MS)
+            tabs.append(tab)
+        opened: list[str] = []
+        tabs[-1].on("websocket", lambda ws: opened.append(ws.url))
+        for tab in tabs:
+            tab.goto(server_url + url)
+        for tab in tabs[:3]:
+            tab.wait_for_selector(".arsenal-item")
+        refused = tabs[-1].locator("#offline")
+        refused.get_by_role("button", name="Подключиться снова").wait_for()
+        assert "уже открыта в 3 вкладках" in refused.inner_text()
+        tabs[-1].wait_for_timeout(4000)  # the old tab knocked twice a second
+        assert len(opened) == 1
+        tabs[-1].screenshot(path=shots / "tab-refused.png")
+        tabs[0].close()  # a place frees up: the player asks again
+        refused.get_by_role("button", name="Подключиться снова").click()
+        tabs[-1].wait_for_selector(".arsenal-item")
+        assert tabs[-1].locator("#offline").is_hidden() and len(opened) == 2
+    finally:
+        ctx.close()
+    assert page_errors.errors == []
