@@ -5,7 +5,8 @@ attacker's tries fixed:
 - a join whose invite page and POST land on different instances is seated (was: a spectator), and a game that
   ended on one instance is over on the other (was: 409 ``not_over``);
 - sockets through nginx outlive uvicorn's 5 s keep-alive (were dropped without a close frame);
-- an instance killed while it holds a game's lock costs the mover under a second of clock (was ~10 s);
+- an instance killed while it holds a game's lock costs the mover under a second of clock (was ~10 s), and
+  what is left of the lock's lease (2 s at most) of waiting;
 - a flood of sockets from one address is refused while another game plays on;
 - a stop (SIGTERM) with sockets open completes within seconds, each socket closed (was: hung until SIGKILL).
 
@@ -180,10 +181,10 @@ def test_an_instance_killed_holding_a_games_lock_costs_the_mover_under_a_second(
         while not r.exists(lock_key):
             assert time.monotonic() < deadline, "instance one never took the game's lock"
             time.sleep(0.01)
-        time.sleep(2.0)  # longer than the lease: held because its holder renews it
+        time.sleep(3.0)  # longer than the lease: held because its holder renews it
         assert r.pttl(lock_key) > 0
         one.kill()  # ... and dies with it: what is left of its lease is all the next mover waits (was 10 s)
-        assert r.pttl(lock_key) <= 1000
+        assert r.pttl(lock_key) <= 2000
         blocker.rollback()
         # South reconnects to instance two at once and makes the move again: the dead instance's lock is
         # in the way until its lease runs out.
@@ -198,7 +199,7 @@ def test_an_instance_killed_holding_a_games_lock_costs_the_mover_under_a_second(
         charged = left_before - after["game"]["clocks"]["south_ms"]
         print(f"move re-sent after the kill: answered in {waited * 1000:.0f} ms, South's clock charged {charged} ms")
         assert after["game"]["clocks"]["running"] == "north"
-        assert 0 <= charged < 1000  # was ~10 s: the dead instance's lease, charged to the mover
+        assert 0 <= charged < 1000  # was ~10 s: the dead instance's lease, charged to the mover (now none of it)
         assert b.at(1)["game"]["version"] == 1
     finally:
         blocker.close()
@@ -290,3 +291,37 @@ def test_a_stop_with_sockets_open_completes_within_seconds(topology) -> None:
             while True:
                 ws.recv(timeout=5)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012  # "service restart"
+
+
+def test_nginx_refusals_are_json_and_its_logs_keep_no_secret(topology) -> None:
+    """QA (issue 16, F5, F6, F12): pages were not rate-limited at all (16 clients of one address took both
+    instances' cores); invite codes and reset tokens went into nginx's error log with every refused or failed
+    request; nginx's own 413 was an English HTML page."""
+    import concurrent.futures
+
+    one, _two, proxy = topology
+    creator, joiner = Player("127.7.0.1"), Player("127.7.0.2")
+    _game_id, invite = create(creator, proxy.url)
+    code = invite.removeprefix("/j/")
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:  # a burst of joins: beyond limit_req's burst
+        statuses = Counter(pool.map(lambda _: joiner.post(proxy.url, invite, data={"csrf_token": "x"}).status_code,
+                                    range(80)))  # fmt: skip
+        pages = Counter(pool.map(lambda _: joiner.get(proxy.url, "/rules").status_code, range(120)))
+    assert statuses[429] > 0 and pages[429] > 0 and pages[200] >= 60, (statuses, pages)
+    refused = joiner.get(proxy.url, "/rules")
+    if refused.status_code == 429:
+        assert refused.json()["error"]["code"] == "rate_limited"
+    time.sleep(1.5)  # the page budget refills
+    big = Player("127.7.0.3").post(proxy.url, "/games", content=b"x" * (70 * 1024),
+                                   headers={"content-type": "application/json"})  # fmt: skip
+    assert big.status_code == 413 and big.json()["error"] == {
+        "code": "too_large", "message": "Слишком большой запрос.",
+    }  # fmt: skip
+    one.kill()  # requests that reach a dead replica are logged as errors by nginx
+    for _ in range(4):
+        joiner.get(proxy.url, invite)
+        joiner.get(proxy.url, f"/reset/secret-reset-token-{code}")
+    logs = proxy.access_log.read_text() + proxy.error_log.read_text()
+    # the lines are there, without their secrets
+    assert "/j/..." in logs and "/reset/..." in logs and "limiting requests" in logs
+    assert code not in logs and "secret-reset-token" not in logs

@@ -115,6 +115,7 @@ class Nginx:
             "server app2:8000": f"server {upstreams[1]}",
             "listen 80;": f"listen 127.0.0.1:{self.port};",
             "/var/log/nginx/access.log": str(self.access_log),
+            "/var/log/nginx/error.log": str(self.error_log),
         }
         for old, new in replacements.items():
             if old not in site:
