@@ -191,7 +191,9 @@ def serve(
         create_app(settings),
         host=host or settings.host,
         port=port or settings.port,
-        ws_max_size=settings.ws_max_frame + 1024,
+        # Twice the app's own cap: a frame up to this size is read and refused with an `error too_big` the
+        # player can read; beyond it the WebSocket layer closes the socket with 1009 and no message.
+        ws_max_size=2 * settings.ws_max_frame,
         # Snapshots are small JSON; compressing each one cost more CPU than any other part of a move.
         ws_per_message_deflate=False,
         log_config=None,

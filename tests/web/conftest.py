@@ -54,6 +54,7 @@ def make_settings(db_url: str, **overrides: Any) -> Settings:
     values: dict[str, Any] = {
         "database_url": db_url, "claim_grace_ms": 200, "sweep_interval_s": 0.2, "test_time_controls": True,
         "redis_url": REDIS_URL, "rate_games": "1000/minute", "rate_sockets": "1000/minute",
+        "rate_pages": "10000/minute",
         "ws_max_rate_per_address": 1000,
     }  # fmt: skip
     return Settings(_env_file=None, **{**values, **overrides})

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 
 def free_port() -> int:
@@ -77,7 +78,8 @@ def _play(port: int, answers: list[int], stop: threading.Event) -> None:
         return
 
 
-def test_bots_think_in_lower_priority_processes_that_end_with_the_server(tmp_path) -> None:
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "kill-9"])
+def test_bots_think_in_lower_priority_processes_that_end_with_the_server(tmp_path, how) -> None:
     marker = ("ADMIRAL_TEST_MARK", secrets.token_hex(6))
     port = free_port()
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'a.db'}", "BOT_DELAY_MS": "0", marker[0]: marker[1]}
@@ -95,8 +97,12 @@ def test_bots_think_in_lower_priority_processes_that_end_with_the_server(tmp_pat
         workers = {pid: nice for pid, nice in _marked(mark).items() if pid != server.pid}
         assert sorted(workers.values()).count(10) == 2  # beside the fork server (0): two workers at niceness 10
     finally:
-        server.send_signal(signal.SIGTERM)  # while the bots think
-        server.wait(15)
+        server.send_signal(how)  # while the bots think
+        try:
+            server.wait(15)
+        finally:
+            if server.poll() is None:
+                server.kill()
         stop.set()
         for p in players:
             p.join(10)

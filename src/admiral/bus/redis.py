@@ -141,9 +141,11 @@ class RedisBus(EventBus):
         """Other instances share the games."""
         return True
 
-    #: Seconds a game's lock lives unless its holder renews it (every third of it, while held): an instance
-    #: that dies holding one costs the next mover at most this long a wait (it was 10 s: issue 16).
-    LOCK_LEASE_S = 1.0
+    #: Seconds a game's lock lives unless its holder renews it (every quarter of it, while held): an instance
+    #: that dies holding one costs the next mover at most this long a wait, and no clock time (a move's clock
+    #: stops when it is received). It was 10 s (issue 16); 1 s lost locks whenever a busy instance's loop
+    #: stalled past 0.67 s (QA): a renewal every 0.5 s now survives a 1.5 s stall.
+    LOCK_LEASE_S = 2.0
     #: Seconds a mutation waits for a game's lock before it gives up (``redis.exceptions.LockError``).
     LOCK_WAIT_S = 5.0
 
@@ -151,7 +153,7 @@ class RedisBus(EventBus):
     async def lock(self, name: str) -> AsyncIterator[None]:
         """A lock on ``name`` across the instances: a redis-py ``Lock`` (``SET NX PX`` with a token, released
         only by its holder) with a short lease (``LOCK_LEASE_S``) that a task renews while the lock is held, so
-        a long hold keeps it and a dead holder frees it within a second.
+        a long hold keeps it and a dead holder frees it within the lease.
 
         :raises redis.exceptions.LockError: not acquired within ``LOCK_WAIT_S``."""
         lock = self.redis.lock(
@@ -168,9 +170,9 @@ class RedisBus(EventBus):
                 await lock.release()
 
     async def _renew(self, lock: Any, name: str) -> None:
-        """Reset the lease of a held lock every third of it, until cancelled (released) or lost."""
+        """Reset the lease of a held lock every quarter of it, until cancelled (released) or lost."""
         while True:
-            await asyncio.sleep(self.LOCK_LEASE_S / 3)
+            await asyncio.sleep(self.LOCK_LEASE_S / 4)
             try:
                 await lock.reacquire()
             except LockError:

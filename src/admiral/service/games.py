@@ -360,8 +360,9 @@ class GameService:
         (``games.revision``, read in a worker thread). Why a Redis lock rather than a database row lock: the
         repository's transactions are short, one per call, and must not span the engine's work and awaits; the
         lock is held for milliseconds, its short lease is renewed while held, and it frees a game whose instance
-        died within a second (``RedisBus.LOCK_LEASE_S``). The unique ``(game_id, ply)`` of the action rows stays
-        the last guard should a lease ever expire mid-write.
+        died within ``RedisBus.LOCK_LEASE_S`` (2 s; the mover's clock is not charged for the wait: :meth:`submit`).
+        The unique ``(game_id, ply)`` of the action rows stays the last guard should a lease ever expire
+        mid-write.
 
         :raises ServiceError: ``unavailable`` when the game's lock could not be had (Redis down, or held by
             another instance for too long); nothing changed then."""
@@ -1654,13 +1655,14 @@ class GameService:
     async def _in_bot_worker(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` where the bots think (:mod:`.botpool`); a pool broken by a dead worker is made anew
         and the call tried once more."""
-        loop = asyncio.get_running_loop()
         for attempt in (1, 2):
-            if self._bot_pool is None:
-                self._bot_pool = botpool.make_pool(self.options.bot_workers, processes=self.options.bot_processes)
+            if self._bot_pool is None:  # starting the fork server blocks for ~0.3 s: not on the event loop (QA)
+                self._bot_pool = await asyncio.to_thread(
+                    botpool.make_pool, self.options.bot_workers, processes=self.options.bot_processes
+                )
             pool = self._bot_pool
-            try:
-                return await loop.run_in_executor(pool, fn, *args)
+            try:  # submitting may start a worker process: from a thread as well
+                return await asyncio.wrap_future(await asyncio.to_thread(pool.submit, fn, *args))
             except concurrent.futures.BrokenExecutor:
                 if self._bot_pool is pool:
                     log.error("a bot worker died; the bots' pool is made anew")

@@ -30,6 +30,7 @@ from .deps import (
     SESSION_COOKIE,
     RateLimits,
     api_error,
+    client_address,
     cross_site,
     csrf_token,
     hash_token,
@@ -49,6 +50,8 @@ CONTENT_SECURITY_POLICY = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
     "frame-ancestors 'none'"
 )
+#: Paths whose GETs are not counted against RATE_PAGES: files, probes, the catalogs' scripts.
+UNLIMITED_PATHS = ("/static/", "/healthz", "/readyz", "/metrics", "/i18n/")
 #: Methods that never change state: the only ones that may issue a browser cookie.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -149,6 +152,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "recover": settings.rate_recover, "recover_account_address": settings.rate_recover_account_address,
             "recover_account": settings.rate_recover_account, "feedback": settings.rate_feedback,
             "games": settings.rate_games, "tutorial": settings.rate_tutorial, "sockets": settings.rate_sockets,
+            "pages": settings.rate_pages,
         },
     )  # fmt: skip
 
@@ -193,6 +197,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return await _serve(request, call_next)
 
     async def _serve(request: Request, call_next) -> Response:
+        if (
+            request.method in ("GET", "HEAD")
+            and not request.url.path.startswith(UNLIMITED_PATHS)
+            and not request.app.state.limits.hit("pages", client_address(request))
+        ):  # pages cost the server's CPU: QA saw 16 clients of one address take two instances' cores (issue 16)
+            message = _("Слишком много запросов подряд. Подождите минуту.")
+            if _wants_json(request):
+                return api_error(429, "rate_limited", message)
+            return pages.error_page(request, 429, message)
         token = request.cookies.get(COOKIE)
         issued = None
         if request.method not in SAFE_METHODS:
