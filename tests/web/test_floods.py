@@ -197,3 +197,16 @@ def test_ai_games_asked_for_at_once_respect_the_limits(db_url) -> None:
         many_addresses = [(one, f"203.0.113.{60 + i}") for i in range(6)]
         assert sorted(client.portal.call(burst, many_addresses)) == ["created"] * 3 + ["too_many_ai_games"] * 3
         assert len(service.store.active_bot_games(one, "bot:")) == 3
+
+
+def test_page_reads_are_limited_per_address(db_url) -> None:
+    # QA (issue 16, F5): 16 clients of one address took two instances' cores with GET /rules
+    with running(make_settings(db_url, rate_pages="3/minute")) as client:
+        b = Browser(client)
+        assert [b.get(p).status_code for p in ("/", "/rules", "/leaders")] == [200, 200, 200]
+        refused = b.get("/rules")
+        assert refused.status_code == 429 and "Слишком много запросов подряд" in refused.text
+        assert b.get("/api/setups", headers={"accept": "application/json"}).json()["error"]["code"] == "rate_limited"
+        for free in ("/healthz", "/static/css/admiral.css", "/i18n/ru.js"):  # files and probes are not counted
+            assert b.get(free).status_code == 200, free
+        assert Browser(from_address(client, "198.51.100.30")).get("/rules").status_code == 200
