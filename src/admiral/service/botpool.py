@@ -37,16 +37,17 @@ NICENESS = 10
 
 def think(rules: Any, bot: Any, view: Any, deadline_s: float) -> tuple[str, Any, float]:
     """In a worker: the bot's action for ``view`` (``rules.bot_act``, about ``deadline_s`` seconds), the bot as
-    it is after it (its memory of the view), and when the worker took the job up (epoch seconds: the time the
-    job waited for a worker before that is the server's, not the bot's)."""
-    started = time.time()
+    it is after it (its memory of the view), and when the worker took the job up (``time.monotonic()``, which on
+    Linux is one clock for every process of the machine: the time the job waited for a worker before that is
+    the server's, not the bot's)."""
+    started = time.monotonic()
     return rules.bot_act(bot, view, deadline_s), bot, started
 
 
 def catch_up(rules: Any, bot: Any, game: Any, side: str) -> tuple[int, Any, float]:
     """In a worker: show a fresh bot its side's views along the game so far (``rules.bot_catch_up``); returns
     the ply it has seen up to, the bot, and when the worker took the job up (as :func:`think`)."""
-    started = time.time()
+    started = time.monotonic()
     return rules.bot_catch_up(bot, game, side), bot, started
 
 

@@ -1609,7 +1609,7 @@ class GameService:
                 queued = 0.0  # seconds the jobs waited for a worker: not the bot's time, its clock gets them back
                 try:
                     if fresh:  # a restart (or a reload) lost its memory: show it the game so far
-                        submitted = time.time()
+                        submitted = time.monotonic()
                         _seen, bot, began = await self._in_bot_worker(botpool.catch_up, self.rules, bot, game, side)
                         queued += max(0.0, began - submitted)
                         g.bots[side] = bot
@@ -1617,7 +1617,7 @@ class GameService:
                             if g.status != "play" or self.rules.ply(g.game) != ply:
                                 return
                             view = self.rules.bot_view(game, side, 0)
-                    submitted = time.time()
+                    submitted = time.monotonic()
                     notation, g.bots[side], began = await self._in_bot_worker(
                         botpool.think, self.rules, bot, view, deadline
                     )
