@@ -528,3 +528,83 @@ def test_recovery_requests_from_one_address_do_not_block_the_owners(client, mail
     assert len(wait_mail(mail_dir, 3)) == 3
     assert at(client, "127.0.0.2").submit("/recover", email="NEMO@example.org").status_code == 200
     assert len(wait_mail(mail_dir, 4)) == 4
+
+
+# -- issue 16, QA finding 11: diacritics and small capitals ----------------------------------------------------
+
+
+@pytest.mark.parametrize("twin", ["BOPAXḰ", "BOPAXḲ", "ʙᴏᴘᴀxᴋ", "Bopaxḱ"])
+def test_a_twin_with_a_diacritic_or_in_small_capitals_is_taken(client, twin: str) -> None:
+    """QA finding: «BOPAXḰ», «BOPAXḲ» and small-capital «ʙᴏᴘᴀxᴋ» registered beside «BOPAXK»."""
+    assert register(Person(client), nickname="BOPAXK", email="first@example.org").status_code == 303
+    r = register(Person(client), nickname=twin, email="twin@example.org")
+    assert r.status_code == 400 and "Этот псевдоним уже занят." in r.text
+    assert client.app.state.accounts.store.by_email("twin@example.org") is None
+
+
+def test_unrelated_nicknames_stay_free_beside_their_near_spellings(client) -> None:
+    for i, nickname in enumerate(["Nemo", "Nema", "Yuri", "Yura", "Ivan", "Иван", "がくせい", "かくせい"]):
+        person = at(client, f"127.0.1.{i}")  # registrations are limited per address
+        assert register(person, nickname=nickname, email=f"c{i}@example.org").status_code == 303, nickname
+
+
+def _at_0007_with_commanders(db_url: str) -> sa.Table:
+    """A database at migration 0007 holding commanders whose keys 0007 computed (by skeleton alone): twins of
+    «BOPAXK» with a diacritic and in small capitals, «Андреи» registered before «Андрей», a guest."""
+    from admiral.service.nicknames import skeleton_keys
+    from admiral.store import upgrade_database
+
+    upgrade_database(db_url, "0007")
+    table = sa.table(
+        "commanders", sa.column("id", sa.Integer()), sa.column("key", sa.String()), sa.column("email", sa.String()),
+        sa.column("nickname", sa.String()), sa.column("nickname_key", sa.String()),
+        sa.column("nickname_key_upper", sa.String()), sa.column("nickname_key_typed", sa.String()),
+        sa.column("career", sa.JSON()), sa.column("points", sa.Integer()),
+        sa.column("created_at", sa.DateTime(timezone=True)), sa.column("registered_at", sa.DateTime(timezone=True)),
+    )  # fmt: skip
+    engine = sa.create_engine(db_url)
+    day = lambda d: datetime(2026, 1, d, tzinfo=UTC)  # noqa: E731
+    rows = [(1, "BOPAXK", 10), (2, "ʙᴏᴘᴀxᴋ", 11), (3, "BOPAXḰ", 12), (4, "Андрей", 13), (5, "Андреи", 9),
+            (6, None, None)]  # fmt: skip
+    with engine.begin() as conn:
+        for i, nick, reg in rows:
+            keys = skeleton_keys(nick) if nick else (None, None, None)
+            conn.execute(sa.insert(table).values(
+                id=i, key=f"k{i}", email=nick and f"c{i}@example.org", nickname=nick, nickname_key=keys[0],
+                nickname_key_upper=keys[1], nickname_key_typed=keys[2], career={}, points=0, created_at=day(1),
+                registered_at=reg and day(reg),
+            ))  # fmt: skip
+        if engine.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT setval(pg_get_serial_sequence('commanders', 'id'), 6)"))
+    engine.dispose()
+    return table
+
+
+def test_migration_0008_recomputes_the_keys_suffixing_twins_and_downgrades_to_0007s(db_url: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    from admiral.service.nicknames import nickname_keys, skeleton_keys
+    from admiral.store import upgrade_database
+    from admiral.store.db import MIGRATIONS_DIR
+
+    table = _at_0007_with_commanders(db_url)
+    upgrade_database(db_url)
+    andrei = nickname_keys("Андреи")
+    assert nickname_keys("Андрей") == andrei
+    assert _keys_by_id(db_url, table) == {
+        1: ("bopaxk", "BOPAXK", "BOPAXK"),
+        2: ("bopaxk#2", "BOPAXK#2", "BOPAxK"),  # small capitals: taken in lower case and in capitals, not as typed
+        3: ("bopaxk#3", "BOPAXK#3", "BOPAXK#3"),
+        5: andrei,  # registered before «Андрей»
+        4: tuple(f"{key}#4" for key in andrei),
+        6: (None, None, None),
+    }
+    cfg = Config(str(MIGRATIONS_DIR.parent / "alembic.ini"))
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.attributes.update(database_url=db_url, configure_logger=False)
+    command.downgrade(cfg, "0007")
+    got = _keys_by_id(db_url, table)
+    assert got == {i: skeleton_keys(nick) for i, nick in enumerate(
+        ["BOPAXK", "ʙᴏᴘᴀxᴋ", "BOPAXḰ", "Андрей", "Андреи"], start=1)} | {6: (None, None, None)}  # fmt: skip
+    assert got[2] == ("ʙoᴘᴀxĸ", "ʙoᴘᴀXĸ", "ʙoᴘᴀxĸ")
