@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from admiral.service.accounts import account_key, nickname_key
+from admiral.service import ServiceError
+from admiral.service.accounts import account_key, nickname_key, normalize_nickname
 from admiral.service.nicknames import (
     KEY_LENGTH,
     NicknameKeys,
@@ -96,7 +97,7 @@ def test_keys_are_short_case_insensitive_and_never_hold_a_hash(a: str, b: str) -
     assert nicknames_collide(a, b) == nicknames_collide(b, a)
 
 
-# -- issue 16, QA finding 11: diacritics and small capitals ----------------------------------------------------
+# -- issue 16, QA finding 11: diacritics and small capitals; words of different scripts ----------------------
 
 
 @pytest.mark.parametrize("twin", ["BOPAXḰ", "BOPAXḲ", "ʙᴏᴘᴀxᴋ", "ʙᴏᴘᴀxᴋ".upper(), "BÖPÁXK", "ВОРАХЌ"])
@@ -125,3 +126,17 @@ def test_the_keys_of_small_capitals_and_of_letters_with_diacritics() -> None:
 )  # fmt: skip
 def test_plain_drops_diacritics_of_cased_letters_and_reads_small_capitals(text: str, plain_text: str) -> None:
     assert plain(text) == plain_text
+
+
+@pytest.mark.parametrize("nickname", ["Капитан Nemo", "Вася Pupkin", "Иван_John", "Pasha Паша", "Ivan-Иван"])
+def test_words_of_different_scripts_make_a_nickname(nickname: str) -> None:
+    """QA finding: unrelated bilingual names were refused as «смешивает похожие буквы разных алфавитов»."""
+    assert normalize_nickname(nickname) == nickname
+
+
+@pytest.mark.parametrize(("nickname", "word"), [("Кaпитан", "Кaпитан"), ("Капитан Nemо", "Nemо"), ("Iван_1", "Iван")])
+def test_a_word_mixing_look_alike_letters_of_two_scripts_is_refused(nickname: str, word: str) -> None:
+    with pytest.raises(ServiceError) as e:
+        normalize_nickname(nickname)
+    assert e.value.code == "bad_nickname"
+    assert e.value.message == f"Слово «{word}» смешивает похожие буквы разных алфавитов."

@@ -530,7 +530,7 @@ def test_recovery_requests_from_one_address_do_not_block_the_owners(client, mail
     assert len(wait_mail(mail_dir, 4)) == 4
 
 
-# -- issue 16, QA finding 11: diacritics and small capitals ----------------------------------------------------
+# -- issue 16, QA finding 11: diacritics and small capitals; words of different scripts ------------------------
 
 
 @pytest.mark.parametrize("twin", ["BOPAXḰ", "BOPAXḲ", "ʙᴏᴘᴀxᴋ", "Bopaxḱ"])
@@ -546,6 +546,24 @@ def test_unrelated_nicknames_stay_free_beside_their_near_spellings(client) -> No
     for i, nickname in enumerate(["Nemo", "Nema", "Yuri", "Yura", "Ivan", "Иван", "がくせい", "かくせい"]):
         person = at(client, f"127.0.1.{i}")  # registrations are limited per address
         assert register(person, nickname=nickname, email=f"c{i}@example.org").status_code == 303, nickname
+
+
+@pytest.mark.parametrize("nickname", ["Капитан Nemo", "Вася Pupkin", "Иван_John", "Pasha Паша"])
+def test_words_of_different_scripts_make_a_nickname(client, nickname: str) -> None:
+    """QA finding: unrelated bilingual names were refused as «смешивает похожие буквы разных алфавитов»."""
+    p = Person(client)
+    assert register(p, nickname=nickname).status_code == 303
+    assert p.me()["nickname"] == nickname
+    assert Person(client).get(f"/c/{nickname}").status_code == 200
+
+
+@pytest.mark.parametrize(("nickname", "word"), [("Кaпитан", "Кaпитан"), ("Капитан Nemо", "Nemо"), ("Iван-1", "Iван")])
+def test_a_word_mixing_look_alike_letters_is_refused_and_named(client, nickname: str, word: str) -> None:
+    """«Кaпитан» (a Latin «a»), «Nemо» (a Cyrillic «о»), «Iван» (a Latin «I»): one word imitating another script."""
+    p = Person(client)
+    r = register(p, nickname=nickname)
+    assert r.status_code == 400 and f"Слово «{word}» смешивает похожие буквы разных алфавитов." in r.text
+    assert not p.me()["registered"]
 
 
 def _at_0007_with_commanders(db_url: str) -> sa.Table:
