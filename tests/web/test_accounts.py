@@ -626,3 +626,107 @@ def test_migration_0008_recomputes_the_keys_suffixing_twins_and_downgrades_to_00
     assert got == {i: skeleton_keys(nick) for i, nick in enumerate(
         ["BOPAXK", "ʙᴏᴘᴀxᴋ", "BOPAXḰ", "Андрей", "Андреи"], start=1)} | {6: (None, None, None)}  # fmt: skip
     assert got[2] == ("ʙoᴘᴀxĸ", "ʙoᴘᴀXĸ", "ʙoᴘᴀxĸ")
+
+
+# -- issue 16, QA finding 7: refusals say how long to wait --------------------------------------------------------
+
+
+class English(Person):
+    """A person whose browser asked for English (``admiral_lang=en``)."""
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"cookie": super().headers["cookie"] + "; admiral_lang=en"}
+
+
+def refused_for(r) -> tuple[int, int]:
+    """A ``429``'s ``Retry-After`` seconds and the minutes its message names (Russian or English)."""
+    assert r.status_code == 429
+    minutes = re.search(r"(?:Подождите|Wait) (\d+) (?:минут|minute)", r.text)
+    assert minutes, r.text
+    return int(r.headers["retry-after"]), int(minutes.group(1))
+
+
+def test_the_backstops_refusal_says_it_lasts_an_hour(db_url: str) -> None:
+    """QA finding: past ``RATE_LOGIN_ACCOUNT`` the owner read «Подождите минуту» with ``Retry-After: 60``,
+    though the account stays locked until its oldest failure leaves the hour."""
+    with running(make_settings(db_url, rate_login_account="12/hour")) as client:
+        register(Person(client))
+        for i, tries in ((1, 5), (2, 5), (3, 2)):
+            guesser = at(client, f"127.0.0.{i}")
+            codes = [guesser.submit("/login", login="nemo@example.org", password="wrong").status_code
+                     for _ in range(tries)]  # fmt: skip
+            assert codes == [400] * tries
+        r = at(client, "127.0.0.9").submit("/login", login="nemo@example.org", password=PASSWORD)
+        seconds, minutes = refused_for(r)
+        assert 3540 < seconds <= 3600 and minutes == 60
+        assert "Слишком много попыток. Подождите 60 минут и попробуйте снова." in r.text
+        english = English(TestClient(client.app, base_url="http://testserver", client=("127.0.0.10", 50000)))
+        r = english.submit("/login", login="nemo@example.org", password=PASSWORD)
+        assert "Too many attempts. Wait 60 minutes and try again." in r.text and refused_for(r)[0] > 3540
+
+
+def test_recovery_past_the_mailboxs_limit_says_the_real_wait(client, mail_dir: Path) -> None:
+    """QA finding: 4 addresses × 3 requests sent the victim 10 mails; then the owner's own request got 429
+    «Подождите минуту», though ``RATE_RECOVER_ACCOUNT`` (10/hour) holds it for the hour."""
+    register(Person(client))
+    codes = [[at(client, f"127.0.0.{i}").submit("/recover", email="nemo@example.org").status_code for _ in range(3)]
+             for i in range(1, 5)]  # fmt: skip
+    assert codes == [[200] * 3, [200] * 3, [200] * 3, [200, 429, 429]]
+    assert len(wait_mail(mail_dir, 10)) == 10
+    r = at(client, "127.0.0.5").submit("/recover", email="NEMO@example.org")
+    seconds, minutes = refused_for(r)
+    assert 3540 < seconds <= 3600 and minutes == 60 and "Подождите 60 минут" in r.text
+    assert len(mails(mail_dir)) == 10
+
+
+def test_every_refusal_of_the_account_forms_names_its_wait(db_url: str) -> None:
+    """Registration, login, password change, recovery, a reset link and feedback: each 429 names the wait of
+    the window that refused, in minutes (Russian plurals; English) and in ``Retry-After`` seconds."""
+    settings = make_settings(
+        db_url, rate_register="1/minute", rate_login="2/hour", rate_recover="1/2 minutes", rate_feedback="1/3 minutes"
+    )
+    with running(settings) as client:
+        owner = Person(client)
+        register(owner)
+        seconds, minutes = refused_for(register(Person(client), nickname="Другой", email="other@example.org"))
+        assert 50 < seconds <= 60 and minutes == 1
+        assert "Подождите 1 минуту и попробуйте снова." in register(Person(client), nickname="Другой").text
+
+        codes = [Person(client).submit("/login", login="x@example.org", password="wrong").status_code for _ in range(2)]
+        assert codes == [400, 400]
+        seconds, minutes = refused_for(Person(client).submit("/login", login="x@example.org", password="wrong"))
+        assert 3540 < seconds <= 3600 and minutes == 60
+        new = "Новый-пароль-2026"
+        r = owner.submit("/profile/password", old=PASSWORD, password=new, password2=new)
+        assert refused_for(r)[1] == 60 and "Подождите 60 минут" in r.text  # the error page
+
+        assert Person(client).submit("/recover", email="nemo@example.org").status_code == 200
+        r = Person(client).submit("/recover", email="nobody@example.org")
+        seconds, minutes = refused_for(r)
+        assert 110 < seconds <= 120 and minutes == 2 and "Подождите 2 минуты и попробуйте снова." in r.text
+        r = Person(client).submit("/reset/" + "x" * 43, password=new, password2=new)
+        assert refused_for(r)[1] == 2
+
+        assert Person(client).submit("/feedback", message="Спасибо!").status_code == 200
+        r = English(client).submit("/feedback", message="Thanks again!")
+        seconds, minutes = refused_for(r)
+        assert 170 < seconds <= 180 and minutes == 3 and "Wait 3 minutes and try again." in r.text
+
+
+def test_retry_after_is_the_wait_of_the_longest_full_window(monkeypatch) -> None:
+    import time
+
+    from admiral.web.deps import RateLimits
+
+    now = [1_000_000.0]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    limits = RateLimits("memory://", {"try": "2/minute;3/hour"})
+    assert limits.retry_after("try", "a") == 0
+    for at_second in (0, 10):
+        now[0] = 1_000_000.0 + at_second
+        assert limits.hit("try", "a")
+    assert limits.retry_after("try", "a") == 50  # the minute is full until the first try leaves it
+    now[0] = 1_000_000.0 + 100
+    assert limits.hit("try", "a")  # the minute has room again; now the hour is full
+    assert limits.retry_after("try", "a") == 3500 and limits.retry_after("try", "b") == 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
+import time
 from typing import Annotated
 from urllib.parse import urlsplit
 
@@ -118,15 +120,16 @@ async def checked_form(request: Request) -> dict[str, str] | None:
 class RateLimits:
     """Named rate limits over the ``limits`` library (moving window): ``hit(name, *key)`` counts one request
     of ``key`` (a client address, an account, an account and an address) against limit ``name`` and says
-    whether it is allowed; ``test(name, *key)`` says whether one more would be, counting nothing.
-    ``storage``: a ``limits`` storage URI (``memory://``, ``redis://…``); ``limits``: name → ``limits``
-    notation (``"5/minute;20/hour"``: every window must have room).
+    whether it is allowed; ``test(name, *key)`` says whether one more would be, counting
+    nothing; ``retry_after(name, *key)`` how many seconds until it would be. ``storage``: a ``limits`` storage
+    URI (``memory://``, ``redis://…``); ``limits``: name → ``limits`` notation (``"5/minute;20/hour"``: every
+    window must have room).
 
     >>> limits = RateLimits("memory://", {"try": "2/minute"})
     >>> limits.test("try", "a"), limits.hit("try", "a"), limits.hit("try", "a"), limits.test("try", "a")
     (True, True, True, False)
-    >>> limits.hit("try", "a"), limits.test("try", "a", "b")
-    (False, True)
+    >>> limits.hit("try", "a"), limits.test("try", "a", "b"), limits.retry_after("try", "a")
+    (False, True, 60)
     """
 
     def __init__(self, storage: str, limits: dict[str, str]) -> None:
@@ -141,6 +144,18 @@ class RateLimits:
     def test(self, name: str, *key: str) -> bool:
         """Whether a request of ``key`` would be allowed now (every window has room); counts nothing."""
         return all(self.limiter.test(item, name, *key) for item in self.limits[name])
+
+    def retry_after(self, name: str, *key: str) -> int:
+        """Whole seconds until every window of limit ``name`` has room for one more request of ``key`` (the
+        oldest request in each full window leaves it), ``0`` if they have now; counts nothing. With
+        ``"5/minute;20/hour"`` and the hour full, up to 3600: the answer a refusal's ``Retry-After`` gives."""
+        now = time.time()
+        waits = [0.0]
+        for item in self.limits[name]:
+            reset, remaining = self.limiter.get_window_stats(item, name, *key)
+            if remaining <= 0:
+                waits.append(reset - now)
+        return max(0, math.ceil(max(waits)))
 
     def clear(self) -> None:
         """Forget every counter (tests)."""
