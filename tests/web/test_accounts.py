@@ -628,7 +628,7 @@ def test_migration_0008_recomputes_the_keys_suffixing_twins_and_downgrades_to_00
     assert got[2] == ("ʙoᴘᴀxĸ", "ʙoᴘᴀXĸ", "ʙoᴘᴀxĸ")
 
 
-# -- issue 16, QA finding 7: refusals say how long to wait --------------------------------------------------------
+# -- issue 16, QA finding 7: refusals say how long to wait; an IPv6 /64 is one address ---------------------------
 
 
 class English(Person):
@@ -730,3 +730,20 @@ def test_retry_after_is_the_wait_of_the_longest_full_window(monkeypatch) -> None
     now[0] = 1_000_000.0 + 100
     assert limits.hit("try", "a")  # the minute has room again; now the hour is full
     assert limits.retry_after("try", "a") == 3500 and limits.retry_after("try", "b") == 0
+
+
+def test_an_ipv6_64_is_one_address_to_the_limits(client) -> None:
+    """QA finding: every limit keyed the full address, and one IPv6 subscriber holds a /64 of them."""
+    register(Person(client))
+    net, other = "2001:db8:1:2", "2001:db8:1:3"
+    codes = [at(client, f"{net}::{i}").submit("/login", login="nemo@example.org", password="wrong").status_code
+             for i in range(1, 6)]  # fmt: skip
+    assert codes == [400] * 5  # RATE_LOGIN_ACCOUNT_ADDRESS: 5 a minute for this account from one address…
+    r = at(client, f"{net}:ffff:ffff:ffff:ffff").submit("/login", login="nemo@example.org", password=PASSWORD)
+    assert r.status_code == 429  # …and the whole /64 is that address
+    assert at(client, f"{other}::1").submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 303
+    codes = [at(client, f"{net}::{i}").submit("/login", login=f"n{i}@example.org", password="x").status_code
+             for i in range(7, 12)]  # fmt: skip
+    assert codes == [400] * 4 + [429]  # RATE_LOGIN: 10 a minute from the /64 (the refused one above counted)
+    assert at(client, f"{other}::2").submit("/login", login="n@example.org", password="x").status_code == 400
+    assert at(client, "127.0.0.1").submit("/login", login="n@example.org", password="x").status_code == 400

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import math
 import time
 from typing import Annotated
@@ -25,7 +26,7 @@ from .config import Settings
 __all__ = [
     "COOKIE", "SESSION_COOKIE", "AccountsDep", "BrowserHash", "CommanderDep", "RateLimits", "ServiceDep",
     "SettingsDep", "TutorialDep", "api_error", "browser_hash_of_token", "checked_form", "client_address",
-    "cross_site", "csrf_token", "hash_token", "valid_token",
+    "cross_site", "csrf_token", "hash_token", "rate_key", "valid_token",
 ]  # fmt: skip
 
 #: The browser-token cookie.
@@ -119,8 +120,8 @@ async def checked_form(request: Request) -> dict[str, str] | None:
 
 class RateLimits:
     """Named rate limits over the ``limits`` library (moving window): ``hit(name, *key)`` counts one request
-    of ``key`` (a client address, an account, an account and an address) against limit ``name`` and says
-    whether it is allowed; ``test(name, *key)`` says whether one more would be, counting
+    of ``key`` (a client address's :func:`rate_key`, an account, an account and an address) against limit
+    ``name`` and says whether it is allowed; ``test(name, *key)`` says whether one more would be, counting
     nothing; ``retry_after(name, *key)`` how many seconds until it would be. ``storage``: a ``limits`` storage
     URI (``memory://``, ``redis://…``); ``limits``: name → ``limits`` notation (``"5/minute;20/hour"``: every
     window must have room).
@@ -165,6 +166,28 @@ class RateLimits:
 def client_address(request: HTTPConnection) -> str:
     """The client's address as seen by the server (behind a proxy: run uvicorn with ``--proxy-headers``)."""
     return request.client.host if request.client else "unknown"
+
+
+def rate_key(address: str) -> str:
+    """The key a client address counts under in per-address limits: an IPv6 address's /64 network (one
+    subnet, the least an end site is given, RFC 6177; its machines choose their own low 64 bits, so keying
+    the full address gave one subscriber 2^64 budgets), an IPv4 address (an IPv4-mapped IPv6 one too) and
+    anything that is not an address (``"testclient"``, ``"unknown"``) as they are.
+
+    >>> rate_key("2001:db8:1:2:aaaa::1"), rate_key("2001:DB8:1:2::ffff"), rate_key("2001:db8:1:3::1")
+    ('2001:db8:1:2::/64', '2001:db8:1:2::/64', '2001:db8:1:3::/64')
+    >>> rate_key("203.0.113.7"), rate_key("::ffff:203.0.113.7"), rate_key("testclient")
+    ('203.0.113.7', '203.0.113.7', 'testclient')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
 
 
 def api_error(status: int, code: str, message: str, detail: object = None) -> JSONResponse:

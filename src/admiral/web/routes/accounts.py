@@ -2,10 +2,10 @@
 service record «Личное дело», public profiles, the leaderboard and «Обратная связь».
 
 Every form carries the browser's anti-CSRF token (:func:`~admiral.web.deps.checked_form`); login,
-registration, recovery and feedback are rate-limited per client address; login and recovery also per account
-named, from this address and, far higher, from anywhere (failed logins only: README's settings). A refusal
-(``429``) says how long to wait: the minutes in its message, the seconds in ``Retry-After``, until every window
-that refused has room again.
+registration, recovery and feedback are rate-limited per client address (an IPv6 one by its /64:
+:func:`~admiral.web.deps.rate_key`); login and recovery also per account named, from this address and, far
+higher, from anywhere (failed logins only: README's settings). A refusal (``429``) says how long to wait: the
+minutes in its message, the seconds in ``Retry-After``, until every window that refused has room again.
 Password hashing runs in the thread pool, off the event loop.
 """
 
@@ -23,7 +23,7 @@ from admiral.progression import Career, rank_for
 from admiral.service import ServiceError
 from admiral.service.accounts import account_key
 
-from ..deps import SESSION_COOKIE, AccountsDep, BrowserHash, CommanderDep, checked_form, client_address
+from ..deps import SESSION_COOKIE, AccountsDep, BrowserHash, CommanderDep, checked_form, client_address, rate_key
 from .pages import error_page, render
 
 __all__ = ["router"]
@@ -45,8 +45,8 @@ def _login_response(request: Request, url: str, session: str) -> Response:
 
 
 def _address(request: Request) -> str:
-    """The client address as the rate limits key it."""
-    return client_address(request)
+    """The client address as the rate limits key it (:func:`~admiral.web.deps.rate_key`: an IPv6 one's /64)."""
+    return rate_key(client_address(request))
 
 
 def _limited(request: Request, name: str) -> bool:
