@@ -528,3 +528,222 @@ def test_recovery_requests_from_one_address_do_not_block_the_owners(client, mail
     assert len(wait_mail(mail_dir, 3)) == 3
     assert at(client, "127.0.0.2").submit("/recover", email="NEMO@example.org").status_code == 200
     assert len(wait_mail(mail_dir, 4)) == 4
+
+
+# -- issue 16, QA finding 11: diacritics and small capitals; words of different scripts ------------------------
+
+
+@pytest.mark.parametrize("twin", ["BOPAXḰ", "BOPAXḲ", "ʙᴏᴘᴀxᴋ", "Bopaxḱ"])
+def test_a_twin_with_a_diacritic_or_in_small_capitals_is_taken(client, twin: str) -> None:
+    """QA finding: «BOPAXḰ», «BOPAXḲ» and small-capital «ʙᴏᴘᴀxᴋ» registered beside «BOPAXK»."""
+    assert register(Person(client), nickname="BOPAXK", email="first@example.org").status_code == 303
+    r = register(Person(client), nickname=twin, email="twin@example.org")
+    assert r.status_code == 400 and "Этот псевдоним уже занят." in r.text
+    assert client.app.state.accounts.store.by_email("twin@example.org") is None
+
+
+def test_unrelated_nicknames_stay_free_beside_their_near_spellings(client) -> None:
+    for i, nickname in enumerate(["Nemo", "Nema", "Yuri", "Yura", "Ivan", "Иван", "がくせい", "かくせい"]):
+        person = at(client, f"127.0.1.{i}")  # registrations are limited per address
+        assert register(person, nickname=nickname, email=f"c{i}@example.org").status_code == 303, nickname
+
+
+@pytest.mark.parametrize("nickname", ["Капитан Nemo", "Вася Pupkin", "Иван_John", "Pasha Паша"])
+def test_words_of_different_scripts_make_a_nickname(client, nickname: str) -> None:
+    """QA finding: unrelated bilingual names were refused as «смешивает похожие буквы разных алфавитов»."""
+    p = Person(client)
+    assert register(p, nickname=nickname).status_code == 303
+    assert p.me()["nickname"] == nickname
+    assert Person(client).get(f"/c/{nickname}").status_code == 200
+
+
+@pytest.mark.parametrize(("nickname", "word"), [("Кaпитан", "Кaпитан"), ("Капитан Nemо", "Nemо"), ("Iван-1", "Iван")])
+def test_a_word_mixing_look_alike_letters_is_refused_and_named(client, nickname: str, word: str) -> None:
+    """«Кaпитан» (a Latin «a»), «Nemо» (a Cyrillic «о»), «Iван» (a Latin «I»): one word imitating another script."""
+    p = Person(client)
+    r = register(p, nickname=nickname)
+    assert r.status_code == 400 and f"Слово «{word}» смешивает похожие буквы разных алфавитов." in r.text
+    assert not p.me()["registered"]
+
+
+def _at_0007_with_commanders(db_url: str) -> sa.Table:
+    """A database at migration 0007 holding commanders whose keys 0007 computed (by skeleton alone): twins of
+    «BOPAXK» with a diacritic and in small capitals, «Андреи» registered before «Андрей», a guest."""
+    from admiral.service.nicknames import skeleton_keys
+    from admiral.store import upgrade_database
+
+    upgrade_database(db_url, "0007")
+    table = sa.table(
+        "commanders", sa.column("id", sa.Integer()), sa.column("key", sa.String()), sa.column("email", sa.String()),
+        sa.column("nickname", sa.String()), sa.column("nickname_key", sa.String()),
+        sa.column("nickname_key_upper", sa.String()), sa.column("nickname_key_typed", sa.String()),
+        sa.column("career", sa.JSON()), sa.column("points", sa.Integer()),
+        sa.column("created_at", sa.DateTime(timezone=True)), sa.column("registered_at", sa.DateTime(timezone=True)),
+    )  # fmt: skip
+    engine = sa.create_engine(db_url)
+    day = lambda d: datetime(2026, 1, d, tzinfo=UTC)  # noqa: E731
+    rows = [(1, "BOPAXK", 10), (2, "ʙᴏᴘᴀxᴋ", 11), (3, "BOPAXḰ", 12), (4, "Андрей", 13), (5, "Андреи", 9),
+            (6, None, None)]  # fmt: skip
+    with engine.begin() as conn:
+        for i, nick, reg in rows:
+            keys = skeleton_keys(nick) if nick else (None, None, None)
+            conn.execute(sa.insert(table).values(
+                id=i, key=f"k{i}", email=nick and f"c{i}@example.org", nickname=nick, nickname_key=keys[0],
+                nickname_key_upper=keys[1], nickname_key_typed=keys[2], career={}, points=0, created_at=day(1),
+                registered_at=reg and day(reg),
+            ))  # fmt: skip
+        if engine.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT setval(pg_get_serial_sequence('commanders', 'id'), 6)"))
+    engine.dispose()
+    return table
+
+
+def test_migration_0008_recomputes_the_keys_suffixing_twins_and_downgrades_to_0007s(db_url: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    from admiral.service.nicknames import nickname_keys, skeleton_keys
+    from admiral.store import upgrade_database
+    from admiral.store.db import MIGRATIONS_DIR
+
+    table = _at_0007_with_commanders(db_url)
+    upgrade_database(db_url)
+    andrei = nickname_keys("Андреи")
+    assert nickname_keys("Андрей") == andrei
+    assert _keys_by_id(db_url, table) == {
+        1: ("bopaxk", "BOPAXK", "BOPAXK"),
+        2: ("bopaxk#2", "BOPAXK#2", "BOPAxK"),  # small capitals: taken in lower case and in capitals, not as typed
+        3: ("bopaxk#3", "BOPAXK#3", "BOPAXK#3"),
+        5: andrei,  # registered before «Андрей»
+        4: tuple(f"{key}#4" for key in andrei),
+        6: (None, None, None),
+    }
+    cfg = Config(str(MIGRATIONS_DIR.parent / "alembic.ini"))
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.attributes.update(database_url=db_url, configure_logger=False)
+    command.downgrade(cfg, "0007")
+    got = _keys_by_id(db_url, table)
+    assert got == {i: skeleton_keys(nick) for i, nick in enumerate(
+        ["BOPAXK", "ʙᴏᴘᴀxᴋ", "BOPAXḰ", "Андрей", "Андреи"], start=1)} | {6: (None, None, None)}  # fmt: skip
+    assert got[2] == ("ʙoᴘᴀxĸ", "ʙoᴘᴀXĸ", "ʙoᴘᴀxĸ")
+
+
+# -- issue 16, QA finding 7: refusals say how long to wait; an IPv6 /64 is one address ---------------------------
+
+
+class English(Person):
+    """A person whose browser asked for English (``admiral_lang=en``)."""
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"cookie": super().headers["cookie"] + "; admiral_lang=en"}
+
+
+def refused_for(r) -> tuple[int, int]:
+    """A ``429``'s ``Retry-After`` seconds and the minutes its message names (Russian or English)."""
+    assert r.status_code == 429
+    minutes = re.search(r"(?:Подождите|Wait) (\d+) (?:минут|minute)", r.text)
+    assert minutes, r.text
+    return int(r.headers["retry-after"]), int(minutes.group(1))
+
+
+def test_the_backstops_refusal_says_it_lasts_an_hour(db_url: str) -> None:
+    """QA finding: past ``RATE_LOGIN_ACCOUNT`` the owner read «Подождите минуту» with ``Retry-After: 60``,
+    though the account stays locked until its oldest failure leaves the hour."""
+    with running(make_settings(db_url, rate_login_account="12/hour")) as client:
+        register(Person(client))
+        for i, tries in ((1, 5), (2, 5), (3, 2)):
+            guesser = at(client, f"127.0.0.{i}")
+            codes = [guesser.submit("/login", login="nemo@example.org", password="wrong").status_code
+                     for _ in range(tries)]  # fmt: skip
+            assert codes == [400] * tries
+        r = at(client, "127.0.0.9").submit("/login", login="nemo@example.org", password=PASSWORD)
+        seconds, minutes = refused_for(r)
+        assert 3540 < seconds <= 3600 and minutes == 60
+        assert "Слишком много попыток. Подождите 60 минут и попробуйте снова." in r.text
+        english = English(TestClient(client.app, base_url="http://testserver", client=("127.0.0.10", 50000)))
+        r = english.submit("/login", login="nemo@example.org", password=PASSWORD)
+        assert "Too many attempts. Wait 60 minutes and try again." in r.text and refused_for(r)[0] > 3540
+
+
+def test_recovery_past_the_mailboxs_limit_says_the_real_wait(client, mail_dir: Path) -> None:
+    """QA finding: 4 addresses × 3 requests sent the victim 10 mails; then the owner's own request got 429
+    «Подождите минуту», though ``RATE_RECOVER_ACCOUNT`` (10/hour) holds it for the hour."""
+    register(Person(client))
+    codes = [[at(client, f"127.0.0.{i}").submit("/recover", email="nemo@example.org").status_code for _ in range(3)]
+             for i in range(1, 5)]  # fmt: skip
+    assert codes == [[200] * 3, [200] * 3, [200] * 3, [200, 429, 429]]
+    assert len(wait_mail(mail_dir, 10)) == 10
+    r = at(client, "127.0.0.5").submit("/recover", email="NEMO@example.org")
+    seconds, minutes = refused_for(r)
+    assert 3540 < seconds <= 3600 and minutes == 60 and "Подождите 60 минут" in r.text
+    assert len(mails(mail_dir)) == 10
+
+
+def test_every_refusal_of_the_account_forms_names_its_wait(db_url: str) -> None:
+    """Registration, login, password change, recovery, a reset link and feedback: each 429 names the wait of
+    the window that refused, in minutes (Russian plurals; English) and in ``Retry-After`` seconds."""
+    settings = make_settings(
+        db_url, rate_register="1/minute", rate_login="2/hour", rate_recover="1/2 minutes", rate_feedback="1/3 minutes"
+    )
+    with running(settings) as client:
+        owner = Person(client)
+        register(owner)
+        seconds, minutes = refused_for(register(Person(client), nickname="Другой", email="other@example.org"))
+        assert 50 < seconds <= 60 and minutes == 1
+        assert "Подождите 1 минуту и попробуйте снова." in register(Person(client), nickname="Другой").text
+
+        codes = [Person(client).submit("/login", login="x@example.org", password="wrong").status_code for _ in range(2)]
+        assert codes == [400, 400]
+        seconds, minutes = refused_for(Person(client).submit("/login", login="x@example.org", password="wrong"))
+        assert 3540 < seconds <= 3600 and minutes == 60
+        new = "Новый-пароль-2026"
+        r = owner.submit("/profile/password", old=PASSWORD, password=new, password2=new)
+        assert refused_for(r)[1] == 60 and "Подождите 60 минут" in r.text  # the error page
+
+        assert Person(client).submit("/recover", email="nemo@example.org").status_code == 200
+        r = Person(client).submit("/recover", email="nobody@example.org")
+        seconds, minutes = refused_for(r)
+        assert 110 < seconds <= 120 and minutes == 2 and "Подождите 2 минуты и попробуйте снова." in r.text
+        r = Person(client).submit("/reset/" + "x" * 43, password=new, password2=new)
+        assert refused_for(r)[1] == 2
+
+        assert Person(client).submit("/feedback", message="Спасибо!").status_code == 200
+        r = English(client).submit("/feedback", message="Thanks again!")
+        seconds, minutes = refused_for(r)
+        assert 170 < seconds <= 180 and minutes == 3 and "Wait 3 minutes and try again." in r.text
+
+
+def test_retry_after_is_the_wait_of_the_longest_full_window(monkeypatch) -> None:
+    import time
+
+    from admiral.web.deps import RateLimits
+
+    now = [1_000_000.0]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    limits = RateLimits("memory://", {"try": "2/minute;3/hour"})
+    assert limits.retry_after("try", "a") == 0
+    for at_second in (0, 10):
+        now[0] = 1_000_000.0 + at_second
+        assert limits.hit("try", "a")
+    assert limits.retry_after("try", "a") == 50  # the minute is full until the first try leaves it
+    now[0] = 1_000_000.0 + 100
+    assert limits.hit("try", "a")  # the minute has room again; now the hour is full
+    assert limits.retry_after("try", "a") == 3500 and limits.retry_after("try", "b") == 0
+
+
+def test_an_ipv6_64_is_one_address_to_the_limits(client) -> None:
+    """QA finding: every limit keyed the full address, and one IPv6 subscriber holds a /64 of them."""
+    register(Person(client))
+    net, other = "2001:db8:1:2", "2001:db8:1:3"
+    codes = [at(client, f"{net}::{i}").submit("/login", login="nemo@example.org", password="wrong").status_code
+             for i in range(1, 6)]  # fmt: skip
+    assert codes == [400] * 5  # RATE_LOGIN_ACCOUNT_ADDRESS: 5 a minute for this account from one address…
+    r = at(client, f"{net}:ffff:ffff:ffff:ffff").submit("/login", login="nemo@example.org", password=PASSWORD)
+    assert r.status_code == 429  # …and the whole /64 is that address
+    assert at(client, f"{other}::1").submit("/login", login="nemo@example.org", password=PASSWORD).status_code == 303
+    codes = [at(client, f"{net}::{i}").submit("/login", login=f"n{i}@example.org", password="x").status_code
+             for i in range(7, 12)]  # fmt: skip
+    assert codes == [400] * 4 + [429]  # RATE_LOGIN: 10 a minute from the /64 (the refused one above counted)
+    assert at(client, f"{other}::2").submit("/login", login="n@example.org", password="x").status_code == 400
+    assert at(client, "127.0.0.1").submit("/login", login="n@example.org", password="x").status_code == 400

@@ -192,3 +192,17 @@ def test_tries_are_rate_limited_per_address(db_url):
         r = b.post("/api/tutorial/moving/act", json={"step": 0, "action": "e4-e5"})
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
         assert b.get("/api/tutorial/moving").json()["step"] == 0  # the refused try changed nothing
+
+
+def test_an_ipv6_64_is_one_address_to_the_tries_limit(db_url):
+    """QA finding (issue 16): every address of a /64 had its own RATE_TUTORIAL."""
+    from .test_accounts import at
+
+    with running(make_settings(db_url, rate_tutorial="3/minute")) as client:
+        for i in range(1, 4):
+            r = at(client, f"2001:db8:7:7::{i}").post("/api/tutorial/moving/act", json={"step": 0, "action": "e4-e5"})
+            assert r.status_code == 200
+        r = at(client, "2001:db8:7:7:1::9").post("/api/tutorial/moving/act", json={"step": 0, "action": "e4-e5"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+        r = at(client, "2001:db8:7:8::1").post("/api/tutorial/moving/act", json={"step": 0, "action": "e4-e5"})
+        assert r.status_code == 200

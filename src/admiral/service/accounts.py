@@ -9,9 +9,10 @@ browser to its commander's key. So "logging in on a second device continues the 
 Passwords are hashed with argon2id through passlib (the ``libpass`` distribution) and never stored,
 logged or shown in clear: 8–128 characters, never truncated, the 10 000 most common passwords (zxcvbn's
 list) and the commander's own nickname or e-mail refused. Nicknames: NFKC, invisible characters removed,
-spaces trimmed and collapsed; 3–24 letters (any script), digits, ``_``, ``-`` and inner spaces; a mix of
-scripts with look-alike letters (Latin "a" next to Cyrillic "а") is refused; unique case-insensitively and
-by confusable skeleton (:mod:`.nicknames`: Cyrillic «ВОРАХК» is taken once Latin «BOPAXK» is).
+spaces trimmed and collapsed; 3–24 letters (any script), digits, ``_``, ``-`` and inner spaces; words of
+different scripts are welcome («Капитан Nemo»), a word mixing scripts with look-alike letters (Latin "a" among
+Cyrillic ones) is refused; unique case-insensitively and by confusable skeleton, diacritics and small capitals
+aside (:mod:`.nicknames`: Cyrillic «ВОРАХК», «BOPAXḰ» and «ʙᴏᴘᴀxᴋ» are taken once Latin «BOPAXK» is).
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ PASSWORD_MIN, PASSWORD_MAX = 8, 128
 COMMON_PASSWORDS_COUNT = 10_000
 
 _NICK_CHARS = re.compile(r"^[\w\- ]+$")
+#: What separates the words of a nickname (each word is checked for mixed scripts on its own).
+_WORD_BREAKS = re.compile(r"[ _\-]+")
 
 
 def _now() -> datetime:
@@ -61,18 +64,25 @@ def _common_passwords() -> frozenset[str]:
 
 
 def normalize_nickname(raw: str) -> str:
-    """The nickname as stored and shown (PROGRESSION.md §1).
+    """The nickname as stored and shown (PROGRESSION.md §1): NFKC, invisible characters removed, spaces trimmed
+    and collapsed; 3–24 letters of any script, digits, ``_``, ``-`` and inner spaces. Words (split on spaces,
+    ``_`` and ``-``) may be of different scripts, but a word that mixes scripts with look-alike letters (a
+    Latin «a» among Cyrillic letters) is refused: it only imitates a word of one script.
 
     >>> normalize_nickname("  Капитан\\u200b  Немо ")
     'Капитан Немо'
     >>> normalize_nickname("Ｎｅｍｏ_1")
     'Nemo_1'
-    >>> normalize_nickname("Кaпитан")  # a Latin "a" among Cyrillic letters
+    >>> normalize_nickname("Капитан Nemo"), normalize_nickname("Иван_John"), normalize_nickname("Pasha Паша")
+    ('Капитан Nemo', 'Иван_John', 'Pasha Паша')
+    >>> normalize_nickname("Капитан-Nemo Кaпитан")  # a Latin "a" among Cyrillic letters
     Traceback (most recent call last):
     ...
-    admiral.service.errors.ServiceError: Псевдоним смешивает похожие буквы разных алфавитов.
+    admiral.service.errors.ServiceError: Слово «Кaпитан» смешивает похожие буквы разных алфавитов.
 
-    :raises ServiceError: ``bad_nickname`` with the reason (in the current language).
+    :returns: the nickname, e.g. ``'Капитан Немо'``.
+    :raises ServiceError: ``bad_nickname`` with the reason (in the current language): the length, a character
+        other than those above, or a word mixing look-alike letters of different scripts (named in the reason).
     """
     text = unicodedata.normalize("NFKC", raw or "")
     text = "".join(c for c in text if unicodedata.category(c) not in ("Cf", "Cc", "Co", "Cs", "Cn"))
@@ -81,8 +91,11 @@ def normalize_nickname(raw: str) -> str:
         raise ServiceError("bad_nickname", _("Псевдоним: от 3 до 24 символов."))
     if not _NICK_CHARS.match(text) or any(c.isdigit() and not c.isascii() for c in text):
         raise ServiceError("bad_nickname", _("Псевдоним: только буквы, цифры, «_», «-» и пробелы между словами."))
-    if confusables.is_dangerous(text):
-        raise ServiceError("bad_nickname", _("Псевдоним смешивает похожие буквы разных алфавитов."))
+    for word in _WORD_BREAKS.split(text):
+        if confusables.is_dangerous(word):
+            raise ServiceError(
+                "bad_nickname", _("Слово «%(word)s» смешивает похожие буквы разных алфавитов.", word=word)
+            )
     return text
 
 

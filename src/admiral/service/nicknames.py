@@ -20,18 +20,35 @@ Every step starts from NFKC. A skeleton is NFD text, up to 7 code points for one
 nickname (a Hangul syllable into doubled jamo), so a 24-character nickname has keys of at most 168
 (``KEY_LENGTH`` leaves room for migration 0006's ``#<id>`` suffix).
 
-The keys depend on ICU's confusables data (ICU 77: Unicode 16): when an upgrade of ICU changes that
-data, stored keys must be recomputed (as migration 0006 does), or a twin could slip in beside an old
-row.
+Before the skeletons, a nickname is made :func:`plain` (QA, issue 16: «BOPAXḰ», «BOPAXḲ» and «ʙᴏᴘᴀxᴋ»
+registered beside «BOPAXK»). A skeleton keeps diacritics (TR39 maps a letter to its look-alike prototype, and
+«Ḱ» is K plus a visible acute), and ICU leaves most small capitals as they are: «ʙᴏᴘᴀxᴋ» has the skeleton
+«ʙoᴘᴀxĸ» (only «ᴏ» → «o», «ᴋ» → «ĸ»), and upper-casing changes none of them (no small capital has an
+upper-case mapping but «ɪ»), so none of its three keys met «BOPAXK»'s. So:
+
+- a diacritic on a letter that has case (Latin, Greek, Cyrillic, Armenian…: alphabets where a mark decorates a
+  letter) is dropped, «Ḱ», «Ḳ» → «K», «é» → «e», and in Cyrillic «Ё» → «Е», «й» → «и» too (look-alikes at
+  a glance: «Андреи» is taken once «Андрей» is). Caseless scripts keep their marks: there a mark makes
+  another letter (kana's dakuten: «が» is not «か»; Arabic's madda);
+- a small capital becomes the capital letter it shows, found by its Unicode name («LATIN LETTER SMALL
+  CAPITAL K» → «LATIN CAPITAL LETTER K»; Greek and Cyrillic ones too), as does a capital whose lower case is a
+  small capital («Ɪ», «Ʀ»). One with no such capital («ᴎ», reversed N) stays as it is.
+
+Then «ʙᴏᴘᴀxᴋ» is «BOPAxK» and collides with «BOPAXK» in lower case and in capitals. The skeletons' own small
+capitals are left alone: lower-case Cyrillic «в» looks like «ʙ», not like «b».
+
+The keys depend on ICU's confusables data (ICU 77: Unicode 16) and on :func:`plain`: when either changes,
+stored keys must be recomputed (as migrations 0006 and 0008 do), or a twin could slip in beside an old row.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import cache
 from typing import NamedTuple
 
-__all__ = ["KEY_LENGTH", "NicknameKeys", "nickname_keys", "nicknames_collide", "skeleton"]
+__all__ = ["KEY_LENGTH", "NicknameKeys", "nickname_keys", "nicknames_collide", "plain", "skeleton", "skeleton_keys"]
 
 #: The length of the key columns (``commanders.nickname_key``, ``_upper``, ``_typed``).
 KEY_LENGTH = 192
@@ -66,20 +83,70 @@ class NicknameKeys(NamedTuple):
 
 
 def nickname_keys(nickname: str) -> NicknameKeys:
-    """The uniqueness keys of a (normalised) nickname.
+    """The uniqueness keys of a (normalised) nickname: the :func:`skeleton_keys` of its :func:`plain` form.
 
     >>> nickname_keys("Nemo")
     NicknameKeys(folded='nerno', upper='NEMO', typed='Nerno')
     >>> nickname_keys("ВоРАхк").upper == nickname_keys("bopaxk").upper
     True
+    >>> nickname_keys("BOPAXḰ") == nickname_keys("BOPAXK"), nickname_keys("ʙᴏᴘᴀxᴋ")
+    (True, NicknameKeys(folded='bopaxk', upper='BOPAXK', typed='BOPAxK'))
     """
-    text = unicodedata.normalize("NFKC", nickname)
+    return skeleton_keys(plain(nickname))
+
+
+def skeleton_keys(text: str) -> NicknameKeys:
+    """The three keys of ``text`` by TR39 skeleton alone (module docstring), diacritics and small capitals as
+    typed: the nickname keys of migrations 0006 and 0007, which migration 0008's downgrade restores.
+
+    >>> skeleton_keys("Nemo") == nickname_keys("Nemo"), skeleton_keys("BOPAXḰ").upper == "BOPAXK" + chr(0x301)
+    (True, True)
+    """
+    text = unicodedata.normalize("NFKC", text)
     folded = unicodedata.normalize("NFKC", text.casefold())
     return NicknameKeys(
         folded=unicodedata.normalize("NFD", skeleton(folded).casefold()),
         upper=skeleton(unicodedata.normalize("NFKC", folded.upper())),
         typed=skeleton(text),
     )
+
+
+#: The name of a small capital: its script and the letter it shows («LATIN LETTER SMALL CAPITAL K»,
+#: «LATIN CAPITAL LETTER SMALL CAPITAL I», «LATIN SMALL CAPITAL LETTER I WITH STROKE»).
+_SMALL_CAPITAL = re.compile(r"(LATIN|GREEK|CYRILLIC) (?:CAPITAL )?(?:LETTER )?SMALL CAPITAL (?:LETTER )?(.+)")
+
+
+@cache
+def _capital(char: str) -> str:
+    """The capital letter a small capital shows (by Unicode names), else ``char``; a capital whose lower case
+    is a small capital («Ɪ», «Ʀ») counts as that small capital."""
+    for candidate in {char, char.lower()}:
+        if len(candidate) == 1 and (shown := _SMALL_CAPITAL.fullmatch(unicodedata.name(candidate, ""))) is not None:
+            try:
+                return unicodedata.lookup(f"{shown[1]} CAPITAL LETTER {shown[2]}")
+            except KeyError:  # no capital of that letter (REVERSED N, TURNED R…)
+                return char
+    return char
+
+
+def plain(text: str) -> str:
+    """``text`` as its keys see it (NFC): NFKC, small capitals as the capital letters they show, no diacritics
+    on letters that have case (module docstring).
+
+    >>> plain("BOPAXḰ"), plain("ʙᴏᴘᴀxᴋ"), plain("Ёжик Йод"), plain("がく"), plain("Straße")
+    ('BOPAXK', 'BOPAxK', 'Ежик Иод', 'がく', 'Straße')
+    """
+    text = "".join(_capital(c) for c in unicodedata.normalize("NFKC", text))
+    out: list[str] = []
+    cased = False  # whether the last letter (not mark) has case
+    for c in unicodedata.normalize("NFD", text):
+        if unicodedata.category(c) == "Mn":
+            if cased and c.upper() == c:  # not the Greek iota subscript, a letter (upper case «Ι»)
+                continue
+        else:
+            cased = unicodedata.category(c) in ("Lu", "Ll", "Lt")
+        out.append(c)
+    return unicodedata.normalize("NFC", "".join(out))
 
 
 def nicknames_collide(a: str, b: str) -> bool:

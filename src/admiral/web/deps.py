@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
+import math
+import time
 from typing import Annotated
 from urllib.parse import urlsplit
 
@@ -24,7 +27,7 @@ from .config import Settings
 __all__ = [
     "COOKIE", "SESSION_COOKIE", "AccountsDep", "BrowserHash", "CommanderDep", "RateLimits", "ServiceDep",
     "SettingsDep", "TutorialDep", "api_error", "browser_hash_of_token", "checked_form", "client_address",
-    "cross_site", "csrf_token", "hash_token", "valid_token",
+    "cross_site", "csrf_token", "hash_token", "rate_key", "valid_token",
 ]  # fmt: skip
 
 #: The browser-token cookie.
@@ -121,16 +124,17 @@ async def checked_form(request: Request) -> dict[str, str] | None:
 
 class RateLimits:
     """Named rate limits over the ``limits`` library (moving window): ``hit(name, *key)`` counts one request
-    of ``key`` (a client address, an account, an account and an address) against limit ``name`` and says
-    whether it is allowed; ``test(name, *key)`` says whether one more would be, counting nothing.
-    ``storage``: a ``limits`` storage URI (``memory://``, ``redis://…``); ``limits``: name → ``limits``
-    notation (``"5/minute;20/hour"``: every window must have room).
+    of ``key`` (a client address's :func:`rate_key`, an account, an account and an address) against limit
+    ``name`` and says whether it is allowed; ``test(name, *key)`` says whether one more would be, counting
+    nothing; ``retry_after(name, *key)`` how many seconds until it would be. ``storage``: a ``limits`` storage
+    URI (``memory://``, ``redis://…``); ``limits``: name → ``limits`` notation (``"5/minute;20/hour"``: every
+    window must have room).
 
     >>> limits = RateLimits("memory://", {"try": "2/minute"})
     >>> limits.test("try", "a"), limits.hit("try", "a"), limits.hit("try", "a"), limits.test("try", "a")
     (True, True, True, False)
-    >>> limits.hit("try", "a"), limits.test("try", "a", "b")
-    (False, True)
+    >>> limits.hit("try", "a"), limits.test("try", "a", "b"), limits.retry_after("try", "a")
+    (False, True, 60)
     """
 
     def __init__(self, storage: str, limits: dict[str, str]) -> None:
@@ -146,6 +150,18 @@ class RateLimits:
         """Whether a request of ``key`` would be allowed now (every window has room); counts nothing."""
         return all(self.limiter.test(item, name, *key) for item in self.limits[name])
 
+    def retry_after(self, name: str, *key: str) -> int:
+        """Whole seconds until every window of limit ``name`` has room for one more request of ``key`` (the
+        oldest request in each full window leaves it), ``0`` if they have now; counts nothing. With
+        ``"5/minute;20/hour"`` and the hour full, up to 3600: the answer a refusal's ``Retry-After`` gives."""
+        now = time.time()
+        waits = [0.0]
+        for item in self.limits[name]:
+            reset, remaining = self.limiter.get_window_stats(item, name, *key)
+            if remaining <= 0:
+                waits.append(reset - now)
+        return max(0, math.ceil(max(waits)))
+
     def clear(self) -> None:
         """Forget every counter (tests)."""
         self.limiter.storage.reset()
@@ -154,6 +170,28 @@ class RateLimits:
 def client_address(request: HTTPConnection) -> str:
     """The client's address as seen by the server (behind a proxy: run uvicorn with ``--proxy-headers``)."""
     return request.client.host if request.client else "unknown"
+
+
+def rate_key(address: str) -> str:
+    """The key a client address counts under in per-address limits: an IPv6 address's /64 network (one
+    subnet, the least an end site is given, RFC 6177; its machines choose their own low 64 bits, so keying
+    the full address gave one subscriber 2^64 budgets), an IPv4 address (an IPv4-mapped IPv6 one too) and
+    anything that is not an address (``"testclient"``, ``"unknown"``) as they are.
+
+    >>> rate_key("2001:db8:1:2:aaaa::1"), rate_key("2001:DB8:1:2::ffff"), rate_key("2001:db8:1:3::1")
+    ('2001:db8:1:2::/64', '2001:db8:1:2::/64', '2001:db8:1:3::/64')
+    >>> rate_key("203.0.113.7"), rate_key("::ffff:203.0.113.7"), rate_key("testclient")
+    ('203.0.113.7', '203.0.113.7', 'testclient')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
 
 
 def api_error(status: int, code: str, message: str, detail: object = None) -> JSONResponse:

@@ -2,25 +2,28 @@
 service record «Личное дело», public profiles, the leaderboard and «Обратная связь».
 
 Every form carries the browser's anti-CSRF token (:func:`~admiral.web.deps.checked_form`); login,
-registration, recovery and feedback are rate-limited per client address; login and recovery also per account
-named, from this address and, far higher, from anywhere (failed logins only: README's settings).
+registration, recovery and feedback are rate-limited per client address (an IPv6 one by its /64:
+:func:`~admiral.web.deps.rate_key`); login and recovery also per account named, from this address and, far
+higher, from anywhere (failed logins only: README's settings). A refusal (``429``) says how long to wait: the
+minutes in its message, the seconds in ``Retry-After``, until every window that refused has room again.
 Password hashing runs in the thread pool, off the event loop.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from admiral.i18n import N_, _
+from admiral.i18n import N_, _, ngettext
 from admiral.progression import Career, rank_for
 from admiral.service import ServiceError
 from admiral.service.accounts import account_key
 
-from ..deps import SESSION_COOKIE, AccountsDep, BrowserHash, CommanderDep, checked_form, client_address
+from ..deps import SESSION_COOKIE, AccountsDep, BrowserHash, CommanderDep, checked_form, client_address, rate_key
 from .pages import error_page, render
 
 __all__ = ["router"]
@@ -30,7 +33,6 @@ router = APIRouter(tags=["commanders"])
 SESSION_MAX_AGE = 30 * 24 * 3600
 PAGE_SIZE = 25
 _CSRF_MESSAGE = N_("Форма устарела или пришла с чужого сайта. Обновите страницу и попробуйте снова.")
-_SLOW_DOWN = N_("Слишком много попыток. Подождите минуту и попробуйте снова.")
 
 
 def _login_response(request: Request, url: str, session: str) -> Response:
@@ -42,9 +44,43 @@ def _login_response(request: Request, url: str, session: str) -> Response:
     return response
 
 
+def _address(request: Request) -> str:
+    """The client address as the rate limits key it (:func:`~admiral.web.deps.rate_key`: an IPv6 one's /64)."""
+    return rate_key(client_address(request))
+
+
 def _limited(request: Request, name: str) -> bool:
     """Count the request against limit ``name`` per client address; whether that limit is exceeded."""
-    return not request.app.state.limits.hit(name, client_address(request))
+    return not request.app.state.limits.hit(name, _address(request))
+
+
+def _wait(request: Request, name: str, account: str | None = None) -> int:
+    """Whole seconds (at least 1) until a refused request has room under limit ``name`` of this address and, with
+    ``account``, under ``{name}_account_address`` and ``{name}_account`` (:func:`_account_allows`): the longest
+    wait of the windows that are full. Counts nothing."""
+    limits, address = request.app.state.limits, _address(request)
+    waits = [limits.retry_after(name, address)]
+    if account is not None:
+        waits += [limits.retry_after(f"{name}_account_address", account, address)]
+        waits += [limits.retry_after(f"{name}_account", account)]
+    return max(1, *waits)
+
+
+def _slow_down(seconds: int) -> str:
+    """The refusal of a request over a rate limit, in the current language, with the wait in whole minutes
+    (rounded up): «Слишком много попыток. Подождите 60 минут и попробуйте снова.» for ``3600``."""
+    return ngettext(
+        "Слишком много попыток. Подождите %(num)s минуту и попробуйте снова.",
+        "Слишком много попыток. Подождите %(num)s минут и попробуйте снова.",
+        max(1, math.ceil(seconds / 60)),
+    )
+
+
+def _too_many(response: Response, seconds: int) -> Response:
+    """A ``429`` ``response`` with ``Retry-After: seconds`` (the app's middleware keeps it: its default, 60, is
+    for the limits that do not say)."""
+    response.headers["Retry-After"] = str(seconds)
+    return response
 
 
 def _account_allows(request: Request, name: str, account: str) -> bool:
@@ -53,7 +89,7 @@ def _account_allows(request: Request, name: str, account: str) -> bool:
     this address) and under ``{name}_account`` (this account from any address, the backstop). Counts
     nothing (:func:`_account_count` does), so a try refused here is not held against the account."""
     limits = request.app.state.limits
-    return limits.test(f"{name}_account_address", account, client_address(request)) and limits.test(
+    return limits.test(f"{name}_account_address", account, _address(request)) and limits.test(
         f"{name}_account", account
     )
 
@@ -66,7 +102,7 @@ def _account_count(request: Request, name: str, account: str) -> None:
     Checked first and counted after the password check, two tries of one account from one address that
     run at the same moment can both pass a limit with one place left: the per-address limit bounds that."""
     limits = request.app.state.limits
-    limits.hit(f"{name}_account_address", account, client_address(request))
+    limits.hit(f"{name}_account_address", account, _address(request))
     limits.hit(f"{name}_account", account)
 
 
@@ -91,7 +127,8 @@ async def register(request: Request, accounts: AccountsDep, key: BrowserHash, me
     if me is not None:
         return RedirectResponse("/profile", status_code=303)
     if _limited(request, "register"):
-        return render(request, "register.html", {"form": shown, "error": _(_SLOW_DOWN)}, 429)
+        wait = _wait(request, "register")
+        return _too_many(render(request, "register.html", {"form": shown, "error": _slow_down(wait)}, 429), wait)
     if form.get("password", "") != form.get("password2", ""):
         return render(request, "register.html", {"form": shown, "error": _("Пароли не совпадают.")}, 400)
     try:
@@ -120,10 +157,12 @@ async def login(request: Request, accounts: AccountsDep) -> Response:
         return error_page(request, 403, _(_CSRF_MESSAGE))
     name = form.get("login", "")[:254]
     if _limited(request, "login"):
-        return render(request, "login.html", {"login": name, "error": _(_SLOW_DOWN)}, 429)
+        wait = _wait(request, "login")
+        return _too_many(render(request, "login.html", {"login": name, "error": _slow_down(wait)}, 429), wait)
     account = await run_in_threadpool(accounts.account_of, name)
     if not _account_allows(request, "login", account):
-        return render(request, "login.html", {"login": name, "error": _(_SLOW_DOWN)}, 429)
+        wait = _wait(request, "login", account)
+        return _too_many(render(request, "login.html", {"login": name, "error": _slow_down(wait)}, 429), wait)
     try:
         _commander, session = await run_in_threadpool(accounts.login, name, form.get("password", ""))
     except ServiceError as e:
@@ -163,7 +202,8 @@ async def recover(request: Request, accounts: AccountsDep) -> Response:
         return error_page(request, 403, _(_CSRF_MESSAGE))
     email = form.get("email", "")[:254]
     if _limited(request, "recover") or not _account_allows(request, "recover", account_key(email)):
-        return render(request, "recover.html", {"sent": False, "error": _(_SLOW_DOWN)}, 429)
+        wait = _wait(request, "recover", account_key(email))
+        return _too_many(render(request, "recover.html", {"sent": False, "error": _slow_down(wait)}, 429), wait)
     _account_count(request, "recover", account_key(email))  # every request served counts: each may send a mail
     await run_in_threadpool(accounts.request_reset, email)
     return render(request, "recover.html", {"sent": True, "error": None})
@@ -184,7 +224,8 @@ async def reset(request: Request, token: str, accounts: AccountsDep) -> Response
         return error_page(request, 403, _(_CSRF_MESSAGE))
     ctx = {"token": token, "valid": True, "done": False, "error": None}
     if _limited(request, "recover"):
-        return render(request, "reset.html", {**ctx, "error": _(_SLOW_DOWN)}, 429)
+        wait = _wait(request, "recover")
+        return _too_many(render(request, "reset.html", {**ctx, "error": _slow_down(wait)}, 429), wait)
     if form.get("password", "") != form.get("password2", ""):
         return render(request, "reset.html", {**ctx, "error": _("Пароли не совпадают.")}, 400)
     try:
@@ -206,7 +247,8 @@ async def change_password(request: Request, accounts: AccountsDep, me: Commander
         return RedirectResponse("/login", status_code=303)
     account = f"commander:{me.id}"  # as AccountService.account_of names it
     if _limited(request, "login") or not _account_allows(request, "login", account):
-        return error_page(request, 429, _(_SLOW_DOWN))
+        wait = _wait(request, "login", account)
+        return _too_many(error_page(request, 429, _slow_down(wait)), wait)
     if form.get("password", "") != form.get("password2", ""):
         return error_page(request, 400, _("Пароли не совпадают."))
     try:
@@ -235,7 +277,8 @@ async def feedback(request: Request, accounts: AccountsDep, me: CommanderDep) ->
         return error_page(request, 403, _(_CSRF_MESSAGE))
     ctx = {"sent": False, "message": form.get("message", "")[:4000], "contact": form.get("contact", "")[:254]}
     if _limited(request, "feedback"):
-        return render(request, "feedback.html", {**ctx, "error": _(_SLOW_DOWN)}, 429)
+        wait = _wait(request, "feedback")
+        return _too_many(render(request, "feedback.html", {**ctx, "error": _slow_down(wait)}, 429), wait)
     try:
         await run_in_threadpool(accounts.feedback, me, ctx["contact"], form.get("message", ""))
     except ServiceError as e:

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from admiral.i18n import _
 from admiral.service import ServiceError
 
-from ..deps import BrowserHash, TutorialDep, api_error, client_address
+from ..deps import BrowserHash, TutorialDep, api_error, client_address, rate_key
 from .pages import error_page, render
 
 __all__ = ["router"]
@@ -85,8 +85,9 @@ async def lesson_act(
 ) -> Response | Any:
     """Try the step: ``{"accepted", "step", "steps", "done", "frames", "setup", "spot"}``. A try other than
     the step's one expected action is answered ``accepted: false`` and changes nothing. ``409 lesson_done``
-    after the last step; ``429 rate_limited`` past ``RATE_TUTORIAL`` tries per client address."""
-    if not request.app.state.limits.hit("tutorial", client_address(request)):
+    after the last step; ``429 rate_limited`` past ``RATE_TUTORIAL`` tries per client address (an IPv6 one by
+    its /64)."""
+    if not request.app.state.limits.hit("tutorial", rate_key(client_address(request))):
         return api_error(429, "rate_limited", _("Слишком много попыток. Подождите минуту и попробуйте снова."))
     try:
         return tutorial.act(key, slug, body.step, action=body.action, op=body.op, setup=body.setup)
