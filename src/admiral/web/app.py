@@ -34,6 +34,7 @@ from .deps import (
     cross_site,
     csrf_token,
     hash_token,
+    rate_key,
     valid_token,
 )
 from .routes import accounts, api, ops, pages, tutorial, ws
@@ -200,7 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if (
             request.method in ("GET", "HEAD")
             and not request.url.path.startswith(UNLIMITED_PATHS)
-            and not request.app.state.limits.hit("pages", client_address(request))
+            and not request.app.state.limits.hit("pages", rate_key(client_address(request)))
         ):  # pages cost the server's CPU: QA saw 16 clients of one address take two instances' cores (issue 16)
             message = _("Слишком много запросов подряд. Подождите минуту.")
             if _wants_json(request):
@@ -229,8 +230,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Pages are never framed by other sites (clickjacking on the account forms), nor sniffed, nor referred.
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        if response.status_code == 429:  # every limit has a per-minute window, and each refusal says "a minute"
-            response.headers.setdefault("Retry-After", "60")
+        if response.status_code == 429:  # a refusal that names no wait of its own says "a minute" (the account
+            response.headers.setdefault("Retry-After", "60")  # forms compute theirs: RateLimits.retry_after)
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         if issued is not None:

@@ -14,7 +14,7 @@ from admiral.i18n import _, pgettext
 from admiral.service import GameSettings, ServiceError
 
 from .. import rulebook
-from ..deps import BrowserHash, ServiceDep, SettingsDep, api_error, checked_form, client_address
+from ..deps import BrowserHash, ServiceDep, SettingsDep, api_error, checked_form, client_address, rate_key
 
 __all__ = ["error_page", "router"]
 
@@ -134,7 +134,7 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
             return api_error(400, "bad_request", _("Неверные настройки партии."))
         return error_page(request, 400, _("Неверные настройки партии."))
     refusal = None
-    address = client_address(request)
+    address = rate_key(client_address(request))  # an IPv6 client by its /64
     try:
         if game_settings.ai_level:  # before the rate limit: a refused game does not count against it
             await service.check_bot_games(browser, service.address_key(address))

@@ -34,7 +34,7 @@ from admiral.i18n import _
 from admiral.service import GameService, ServiceError, metrics, parse_client_message
 
 from ..config import Settings
-from ..deps import COOKIE, SESSION_COOKIE, browser_hash_of_token, client_address, cross_site
+from ..deps import COOKIE, SESSION_COOKIE, browser_hash_of_token, client_address, cross_site, rate_key
 
 __all__ = ["SocketGate", "router"]
 
@@ -136,7 +136,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     if cross_site(ws, settings.allowed_origins):
         await ws.close(CLOSE_POLICY, "origin")  # before accept: the handshake is refused with HTTP 403
         return
-    address = client_address(ws)
+    address = rate_key(client_address(ws))  # every per-address budget counts an IPv6 client by its /64
     if not ws.app.state.limits.hit("sockets", address):
         # Refused at the handshake (HTTP 403), the cheapest answer: a flood reconnects as fast as it is refused.
         # A page's socket reconnects with a growing backoff and never comes near this limit.
