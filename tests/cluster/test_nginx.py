@@ -200,6 +200,8 @@ def test_an_instance_killed_holding_a_games_lock_costs_the_mover_under_a_second(
         print(f"move re-sent after the kill: answered in {waited * 1000:.0f} ms, South's clock charged {charged} ms")
         assert after["game"]["clocks"]["running"] == "north"
         assert 0 <= charged < 1000  # was ~10 s: the dead instance's lease, charged to the mover (now none of it)
+        # nor to the opponent: North's clock starts when the move is stored, not when it was received
+        assert snap["game"]["clocks"]["north_ms"] - after["game"]["clocks"]["north_ms"] < 500
         assert b.at(1)["game"]["version"] == 1
     finally:
         blocker.close()

@@ -1289,13 +1289,13 @@ class GameService:
                 )
             if self.rules.to_act(g.game) != side:
                 raise ServiceError("not_your_turn", _("Сейчас не ваш ход."))
-            # never before the clock last started (a catch-up or a checkpoint under the lock moved it on)
-            at = received if g.clock is None else max(received, g.clock.started_mono)
-            if g.clock is not None and g.clock.left(side, at) <= 0:
+            # The mover's clock has run without a break since it last started (a checkpoint or a catch-up meanwhile
+            # only moved its reference point), so its time left at ``received`` is still known exactly.
+            if g.clock is not None and g.clock.left(side, received) <= 0:
                 await self._commit(g, [self.rules.end_action("flag", side)])
                 flagged = True
             else:
-                await self._commit(g, [notation], at=at)
+                await self._commit(g, [notation], at=received)
         await self._publish(g)
         metrics.ACTION_LATENCY.observe(time.perf_counter() - started)
         if flagged:
@@ -1311,7 +1311,7 @@ class GameService:
         """Apply ``actions`` (then any automatic declarations), append their rows and save the game, in one
         transaction (in a worker thread; ``g.settled`` is clear meanwhile). Caller holds the lock. Instances
         sharing the games: the rows and the game's new values are queued as a delta for the next event.
-        ``at``: the monotonic time the clocks switch at (default: now).
+        ``at``: the monotonic time the mover's clock stops at (default: now); the next side's clock starts now.
 
         :raises ServiceError: ``illegal_action`` if the first action is illegal (nothing changes then).
         """
@@ -1397,12 +1397,15 @@ class GameService:
         if g.clock is not None:
             nxt = self.rules.to_act(g.game)
             mono, wall = time.monotonic(), _wall_ms()
+            increment_to = applied.completed if nxt is not None else None
             if at is not None and at < mono:
-                mono, wall = at, wall - int((mono - at) * 1000)
-            g.clock.switch(
-                nxt, mono, wall,
-                increment_to=applied.completed if nxt is not None else None, increment_ms=g.settings.increment_ms,
-            )  # fmt: skip
+                # The mover's clock stops at receipt and the next side's starts now: the server's wait in
+                # between (for the game's lock) is charged to nobody.
+                at_wall = wall - int((mono - at) * 1000)
+                g.clock.switch(nxt, at, at_wall, increment_to=increment_to, increment_ms=g.settings.increment_ms)
+                g.clock.start(nxt, mono, wall)
+            else:
+                g.clock.switch(nxt, mono, wall, increment_to=increment_to, increment_ms=g.settings.increment_ms)
 
     def _clock_values(self, g: LiveGame) -> dict[str, Any]:
         c = g.clock
