@@ -235,6 +235,7 @@ def main() -> None:
     db = make_url(args.database_url).set(database=name).render_as_string(hide_password=False)
     upgrade_database(db)
     secret = "topology-" + secrets.token_hex(16)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # a SIGTERM stops it as Ctrl-C does, cleaning up
     with tempfile.TemporaryDirectory(prefix="admiral-topology-") as tmp:
         work = Path(tmp)
         instances: list[Instance] = []

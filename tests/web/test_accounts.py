@@ -305,7 +305,8 @@ def test_a_finished_game_is_credited_exactly_once(client) -> None:
                           "action": pick_action(snap["view"]["legal"], "south")})  # fmt: skip
             snap = until(ws, lambda m: m["type"] == "snapshot" and m["view"]["to_act"] == "south")
         ws.send_json({"type": "resign"})
-        over = snapshot(ws, status="over")
+        # credited just after the end
+        over = until(ws, lambda m: m["type"] == "snapshot" and m["game"]["credit"] is not None)
         ws.send_json({"type": "resign"})  # a second end changes nothing
         until(ws, lambda m: m["type"] == "error")
     credit = over["game"]["credit"]

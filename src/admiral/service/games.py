@@ -270,6 +270,8 @@ class GameService:
         self._sweeper: asyncio.Task | None = None
         self._stopping = False
         self._presence_at = 0.0
+        #: The one thread that credits finished games to their commanders (:meth:`_credit_later`).
+        self._credit_pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="admiral-credit")
         #: Where the bots think (:mod:`.botpool`): made on the first bot turn, anew if a worker died.
         self._bot_pool: concurrent.futures.Executor | None = None
         #: Threads for the database calls of the hot path (an action's write, a catch-up's read), so the
@@ -329,6 +331,7 @@ class GameService:
             self._bot_pool.shutdown(wait=False, cancel_futures=True)
         self._checkpoint()
         self._db_pool.shutdown(wait=False)
+        self._credit_pool.shutdown(wait=False, cancel_futures=True)
 
     def _resume_all(self, loaded: list[tuple[LiveGame, GameRow]]) -> None:
         """After a restart, in one pass with one "now": running clocks start again from now, setup
@@ -1367,12 +1370,16 @@ class GameService:
             g.log.info("ply=%s side=%s action=%s", ply, actor, notation)
         metrics.ACTIONS.inc(len(rows))
         if result is not None:
-            await self._credit_async(g)
+            self._spawn(self._credit_later(g))
         self._schedule(g)
 
-    async def _credit_async(self, g: LiveGame) -> None:
-        """:meth:`_credit` with its database work in a worker thread (a game's end, under its lock)."""
-        await self._db(self._credit, g)
+    async def _credit_later(self, g: LiveGame) -> None:
+        """Credit a game that just ended (:meth:`_credit`) in the one crediting thread, off the game's lock, then
+        show the players what they got. A wave of ends must not hold other games' moves back: 500 games ending
+        together took the database threads for 2 s, under their games' locks (issue 16). Left undone by a
+        stop, the credit is finished when the game is next loaded."""
+        await asyncio.get_running_loop().run_in_executor(self._credit_pool, self._credit, g)
+        await self._publish(g)
 
     def _credit(self, g: LiveGame) -> None:
         """Credit the finished game to its human commanders, exactly once (a failure is logged: the game's
