@@ -1,0 +1,207 @@
+"""What the house needs from one game: its facts (:class:`GameInfo`), a small core :class:`Ruleset` and opt-in
+capabilities (:class:`MarkerNotes`, :class:`AutoReply`).
+
+The session code never touches a game's own types. It deals in:
+
+- **sides**: the two seat labels every two-seat game of the house uses, ``"south"`` and ``"north"`` (the seat that
+  sits at the bottom of an open board; a game without a geography just has two seats by these names);
+- **options**: the room options a game declares (:class:`Option`), validated by :meth:`Ruleset.options` into a
+  JSON-ready dict stored with the game;
+- **setups**: ``{cell: code}`` strings (a unit kind, a ship's code), checked by the game;
+- **actions**: notation strings (``"e5-e6"``, ``"b5"``); the server's own end actions come from
+  :meth:`Ruleset.end_action`;
+- **views**: JSON-ready dicts, one per audience (``"south"``, ``"north"``, ``"spectator"``, ``"full"``), made by
+  the game's one view function. A view lists the actions its seat may take now under ``"legal"``.
+
+A game handle (whatever :meth:`Ruleset.new_game` returns) is opaque; it changes only through :meth:`Ruleset.apply`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = [
+    "SIDES", "Applied", "AutoReply", "GameInfo", "MarkerNotes", "Option", "RuleError", "Ruleset",
+]  # fmt: skip
+
+#: The seat labels of every two-seat game of the house.
+SIDES: tuple[str, str] = ("south", "north")
+
+
+class RuleError(Exception):
+    """Illegal input to a game's rules: ``code`` is the game's stable code (``bad_notation``, ``not_your_turn``,
+    ``already_shot``…), ``reason`` a sentence a person can read (English in the engine; the session layer shows
+    the catalog's text for ``code`` where it has one)."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What applying one action did, for clocks and bookkeeping.
+
+    ``actor``: the side that acted (``None`` for an agreed draw); ``turn``: the action started a turn (so the
+    turn's clock accounting applies); ``completed``: the side whose turn this action completed (which earns the
+    clock's increment), else ``None``.
+    """
+
+    actor: str | None
+    turn: bool
+    completed: str | None
+
+
+@dataclass(frozen=True)
+class Option:
+    """A room option a game offers when it is created.
+
+    ``name``: the key in the options dict; ``label``: Russian label (``N_``-marked, English through the catalogs);
+    ``choices``: ``(value, Russian label)`` pairs, the first one the default; a ``bool`` option has the choices
+    ``((False, …), (True, …))`` or the reverse. ``applies``: ``{option: values}`` that must hold for this option to
+    matter (the form greys it out otherwise), e.g. salvo only under the Hasbro rules.
+    """
+
+    name: str
+    label: str
+    choices: tuple[tuple[Any, str], ...]
+    applies: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+
+    @property
+    def default(self) -> Any:
+        """The first choice's value."""
+        return self.choices[0][0]
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """The facts of one game, declared once (the registry, the home page's form, the manifest, the pages).
+
+    ``key``: the stable id (URL, database, wire: ``"admiral"``, ``"battleship"``); ``name``: Russian name
+    (``N_``-marked); ``sides``: :data:`SIDES`; ``levels``: AI level → Russian name (``N_``-marked), empty when the
+    game has no bots yet; ``options``: the room options; ``setup_styles``: auto-arrangement styles
+    ``(value, Russian label)``, the first one the default; ``setup_minutes``: the default setup time (minutes,
+    0 = none); ``capabilities``: the opt-in protocols this game's ruleset implements (``"notes"`` →
+    :class:`MarkerNotes`, ``"auto_reply"`` → :class:`AutoReply`); ``board``: the geometry the client draws
+    (JSON-ready: ``{"width", "height", …}``, the game's manifest holds the rest).
+    """
+
+    key: str
+    name: str
+    sides: tuple[str, str] = SIDES
+    levels: Mapping[int, str] = field(default_factory=dict)
+    options: tuple[Option, ...] = ()
+    setup_styles: tuple[tuple[str, str], ...] = (("plain", "Обычная"),)
+    setup_minutes: int = 0
+    capabilities: frozenset[str] = frozenset()
+    board: Mapping[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """The core every game implements. ``game`` is the opaque handle :meth:`new_game` makes."""
+
+    info: GameInfo
+
+    def options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """The room options from ``raw`` (form or JSON values; missing ones take their defaults), as stored with
+        the game. :raises RuleError: ``bad_options`` naming what is wrong."""
+
+    # -- setup ------------------------------------------------------------------------------------------------
+
+    def setup_problems(
+        self, side: str, setup: Mapping[str, str], *, complete: bool, options: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
+        """Every problem of a (partial when not ``complete``) setup: ``[{code, message, cell, kind}]`` with a
+        Russian ``message`` (through the catalogs); empty when it is valid."""
+
+    def auto_setup(
+        self, side: str, seed: int, partial: Mapping[str, str], options: Mapping[str, Any], style: str = ""
+    ) -> dict[str, str]:
+        """A complete valid setup for ``side`` from ``seed`` keeping the valid part of ``partial``; ``style`` one
+        of :attr:`GameInfo.setup_styles` (``""``: the default)."""
+
+    def canonical_setup(self, setup: Mapping[str, str], options: Mapping[str, Any]) -> dict[str, str]:
+        """A valid setup in canonical form (canonical cell names and codes, notation order)."""
+
+    # -- play -------------------------------------------------------------------------------------------------
+
+    def new_game(self, setups: Mapping[str, Mapping[str, str]], settings: Mapping[str, Any]) -> Any:
+        """A game from both complete setups; ``settings`` holds ``"options"`` and, for games with chance,
+        ``"seed"``. :raises RuleError: ``invalid_setup``."""
+
+    def parse_player_action(self, text: str) -> str:
+        """The canonical notation of an action a player may send. :raises RuleError: ``bad_notation`` otherwise
+        (the server's own end actions included)."""
+
+    def apply(self, game: Any, action: str) -> Applied:
+        """Apply ``action`` (notation). :raises RuleError: the game is unchanged then."""
+
+    def end_action(self, kind: str, side: str | None) -> str:
+        """Notation of an end action: ``resign``, ``flag``, ``abandon`` (with the losing side) or ``draw``."""
+
+    def ply(self, game: Any) -> int:
+        """Actions applied so far (the game's version)."""
+
+    def to_act(self, game: Any) -> str | None:
+        """The side that must act now; ``None`` when the game is over."""
+
+    def view(self, game: Any, audience: str) -> dict[str, Any]:
+        """The wire view for ``south``/``north``/``spectator``/``full`` (the game's one view function)."""
+
+    def result(self, game: Any) -> dict[str, Any] | None:
+        """``{"winner": side | None, "reason": str}`` once over, else ``None``."""
+
+    def record_json(self, game: Any) -> str:
+        """The game record (settings, setups, actions) as JSON text; replaying it reproduces every state."""
+
+    def replay(self, game: Any) -> dict[str, Any]:
+        """Setups and per-ply deltas of a finished game (docs/protocol.md ``/replay``)."""
+
+    def game_stats(self, game: Any) -> dict[str, Any]:
+        """Per side, the statistics of a finished game that progression credits (opaque to the session)."""
+
+    # -- bots: a bot is an opaque handle that sees only the views :meth:`bot_view` makes -------------------------
+
+    def new_bot(self, level: int, seed: int, options: Mapping[str, Any]) -> Any:
+        """A bot of ``level`` (one of :attr:`GameInfo.levels`) drawing from ``seed``. :raises ValueError: for an
+        unknown level."""
+
+    def bot_setup(self, bot: Any, side: str) -> dict[str, str]:
+        """The bot's complete setup for ``side`` (called once, before play)."""
+
+    def bot_view(self, game: Any, side: str, since: int) -> Any:
+        """What a player of ``side`` sees now, with the events at plies ≥ ``since``: an immutable value a worker
+        may read while the game goes on."""
+
+    def bot_act(self, bot: Any, view: Any, deadline_s: float) -> str:
+        """The bot's action (notation) for ``view``, chosen within about ``deadline_s`` seconds."""
+
+    def bot_catch_up(self, bot: Any, game: Any, side: str) -> int:
+        """Feed a new bot its side's views along the record so far (after a restart). :returns: the ply seen."""
+
+
+@runtime_checkable
+class MarkerNotes(Protocol):
+    """Capability ``"notes"``: a player's own notes on the enemy markers, followed through the player's view."""
+
+    def note_values(self) -> frozenset[str]:
+        """The notes a player may put on an enemy marker."""
+
+    def enemy_markers(self, game: Any, side: str) -> set[str]:
+        """Cells of the closed enemy markers ``side`` sees now."""
+
+    def follow_notes(self, game: Any, side: str, notes: dict[str, str], since: int) -> dict[str, str]:
+        """``notes`` (cells at version ``since``) moved along with their markers to now, as ``side`` saw them."""
+
+
+@runtime_checkable
+class AutoReply(Protocol):
+    """Capability ``"auto_reply"``: a reply the side to act may delegate to the server (a defender's
+    declaration), made for it when its clock runs out or it asked for it."""
+
+    def auto_reply(self, game: Any) -> str | None:
+        """The reply's notation when one is due, else ``None``."""
