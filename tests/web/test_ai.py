@@ -188,7 +188,7 @@ def test_bot_answer_is_void_when_the_human_resigned_meanwhile(browsers, client) 
     assert over["game"]["result"] == {"winner": "north", "reason": "resignation"}
     time.sleep(0.6)
     g = service.get(game_id)
-    assert g.status == "over" and service.rules.ply(g.game) == 2  # the move and the resignation, nothing after
+    assert g.status == "over" and service.rulesets["admiral"].ply(g.game) == 2  # the move and the resignation, nothing after
 
 
 def test_bot_memory_is_rebuilt_after_a_restart(settings: Settings) -> None:
@@ -234,13 +234,13 @@ def test_the_bots_courtesy_pause_never_costs_it_a_short_game(client) -> None:
 def test_bot_flag_falls_like_a_humans(browsers, client, monkeypatch) -> None:
     """The bot's clock runs while it thinks: with 0.3 s on its clock and 2 s of thought it loses on time."""
     service = client.app.state.service
-    real = service.rules.bot_act
+    real = service.rulesets["admiral"].bot_act
 
     def slow(bot: Any, view: Any, deadline_s: float) -> str:
         time.sleep(2)
         return real(bot, view, deadline_s)
 
-    monkeypatch.setattr(service.rules, "bot_act", slow)
+    monkeypatch.setattr(service.rulesets["admiral"], "bot_act", slow)
     service.options.bot_processes = False  # the bot thinks in a thread of this process, where the patch is
     b = browsers()
     game_id = ai_game(b, side="north", base_ms=300, increment_ms=0, setup_ms=0)
@@ -271,14 +271,14 @@ def test_the_runner_gives_the_bot_only_its_sides_view(browsers, client, monkeypa
     """Rules §11/§12: what reaches a bot is the engine's PlayerView of the bot's own side, nothing else."""
     service = client.app.state.service
     seen: list[tuple[type, str]] = []
-    real = service.rules.bot_act
+    real = service.rulesets["admiral"].bot_act
 
     def spy(bot: Any, view: Any, deadline_s: float) -> str:
         seen.append((type(view), view.audience))
         assert 0 < deadline_s <= 1.0
         return real(bot, view, deadline_s)
 
-    monkeypatch.setattr(service.rules, "bot_act", spy)
+    monkeypatch.setattr(service.rulesets["admiral"], "bot_act", spy)
     service.options.bot_processes = False  # the bot thinks in a thread of this process, where the patch is
     b = browsers()
     game_id = ai_game(b, level=3)
@@ -294,7 +294,7 @@ def test_a_failing_bot_resigns_and_the_server_goes_on(browsers, client, monkeypa
     def broken(bot: Any, view: Any, deadline_s: float) -> str:
         raise RuntimeError("bot crashed")
 
-    monkeypatch.setattr(service.rules, "bot_act", broken)
+    monkeypatch.setattr(service.rulesets["admiral"], "bot_act", broken)
     service.options.bot_processes = False  # the bot thinks in a thread of this process, where the patch is
     b = browsers()
     game_id = ai_game(b)

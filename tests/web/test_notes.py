@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from admiral.engine import Game, Side, auto_arrange, cell_name
-from admiral.service import AdmiralRuleset
+from admiral.games.admiral import AdmiralRuleset
 
 from .conftest import Browser, error, live_game, observe, running, snapshot, start_game, until
 

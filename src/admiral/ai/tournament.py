@@ -213,7 +213,9 @@ def tournament(
     games: int = typer.Option(100, "--games", "-n", min=1, help="Games to play (sides alternate)."),
     seed: int = typer.Option(1, "--seed", "-s", help="Seed of the whole match."),
     time_per_move: int = typer.Option(
-        1000, "--time-per-move", min=1,
+        1000,
+        "--time-per-move",
+        min=1,
         help="Milliseconds each bot may take per act (games repeat exactly while no bot reaches it).",
     ),
     max_plies: int = typer.Option(MAX_PLIES, "--max-plies", min=10, help="Stop a game there and score a draw."),

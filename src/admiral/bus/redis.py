@@ -66,6 +66,7 @@ class RedisBus(EventBus):
 
     def subscribe(self, channel: str) -> Subscription:
         """Receive ``channel``'s messages from every instance."""
+
         def closed() -> None:
             left = self._channels.get(channel, 1) - 1
             if left <= 0:

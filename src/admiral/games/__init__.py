@@ -1,0 +1,46 @@
+"""The registry of the house's games: each game is one package under :mod:`admiral.games` that declares its facts
+once (:class:`~admiral.games.protocol.GameInfo`) and implements :class:`~admiral.games.protocol.Ruleset`.
+
+>>> sorted(GAMES)[:1]
+['admiral']
+>>> ruleset("admiral").info.name
+'Адмирал'
+>>> ruleset("chess")
+Traceback (most recent call last):
+...
+admiral.games.UnknownGame: chess
+
+A third game plugs in by adding its package and its ruleset to :data:`GAMES` (README "How a game plugs in").
+"""
+
+from __future__ import annotations
+
+from .admiral import AdmiralRuleset
+from .protocol import SIDES, Applied, AutoReply, GameInfo, MarkerNotes, Option, RuleError, Ruleset
+
+__all__ = [
+    "DEFAULT_GAME", "GAMES", "SIDES", "Applied", "AutoReply", "GameInfo", "MarkerNotes", "Option", "RuleError",
+    "Ruleset", "UnknownGame", "ruleset",
+]  # fmt: skip
+
+
+#: Every game of the house by key, in the order the home page offers them.
+GAMES: dict[str, Ruleset] = {r.info.key: r for r in (AdmiralRuleset(),)}
+
+#: The game a request that names none means (every game stored before the registry is «Адмирал»).
+DEFAULT_GAME = "admiral"
+
+
+class UnknownGame(KeyError):
+    """No game of the house has this key."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def ruleset(key: str) -> Ruleset:
+    """The ruleset of the game ``key``. :raises UnknownGame: for a key no game has."""
+    try:
+        return GAMES[key]
+    except KeyError:
+        raise UnknownGame(key) from None

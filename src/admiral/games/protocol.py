@@ -86,7 +86,8 @@ class GameInfo:
     ``(value, Russian label)``, the first one the default; ``setup_minutes``: the default setup time (minutes,
     0 = none); ``capabilities``: the opt-in protocols this game's ruleset implements (``"notes"`` →
     :class:`MarkerNotes`, ``"auto_reply"`` → :class:`AutoReply`); ``board``: the geometry the client draws
-    (JSON-ready: ``{"width", "height", …}``, the game's manifest holds the rest).
+    (JSON-ready: ``{"width", "height", …}``, the game's manifest holds the rest); ``chance``: the rules draw at
+    random (a first shooter, a die), so :meth:`Ruleset.new_game` gets the game's ``"seed"`` in its settings.
     """
 
     key: str
@@ -98,6 +99,7 @@ class GameInfo:
     setup_minutes: int = 0
     capabilities: frozenset[str] = frozenset()
     board: Mapping[str, Any] = field(default_factory=dict)
+    chance: bool = False
 
 
 @runtime_checkable
@@ -111,6 +113,10 @@ class Ruleset(Protocol):
         the game. :raises RuleError: ``bad_options`` naming what is wrong."""
 
     # -- setup ------------------------------------------------------------------------------------------------
+
+    def setup_variant(self, options: Mapping[str, Any]) -> str:
+        """Which saved setups fit a game with these room options: setups are saved and listed per game and
+        variant (``""`` for a game whose options never change the fleet)."""
 
     def setup_problems(
         self, side: str, setup: Mapping[str, str], *, complete: bool, options: Mapping[str, Any]

@@ -7,9 +7,8 @@ from .errors import ServiceError
 from .games import GameService, ServiceOptions
 from .lobby import GameSettings, hash_token, new_browser_token
 from .messages import ClientMessage, parse_client_message
-from .ruleset import AdmiralRuleset, Ruleset
 
 __all__ = [
-    "AdmiralRuleset", "ClientMessage", "GameService", "GameSettings", "Ruleset", "ServiceError", "ServiceOptions",
+    "ClientMessage", "GameService", "GameSettings", "ServiceError", "ServiceOptions",
     "hash_token", "new_browser_token", "parse_client_message",
 ]  # fmt: skip

@@ -9,7 +9,7 @@ to the worker with its view and comes back with its memory: the workers keep not
 game, and a worker that dies loses no game (the pool is made anew and the turn tried again).
 
 >>> pool = make_pool(1, processes=False)
->>> from admiral.service.ruleset import AdmiralRuleset
+>>> from admiral.games.admiral import AdmiralRuleset
 >>> rules = AdmiralRuleset()
 >>> bot = rules.new_bot(1, seed=3)
 >>> setups = {"south": rules.bot_setup(bot, "south"), "north": rules.bot_setup(rules.new_bot(1, 4), "north")}
@@ -84,7 +84,7 @@ def make_pool(workers: int, *, processes: bool = True) -> concurrent.futures.Exe
     if not processes:
         return concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="admiral-bot")
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["admiral.service.ruleset", "admiral.service.botpool"])
+    context.set_forkserver_preload(["admiral.games", "admiral.service.botpool"])
     return concurrent.futures.ProcessPoolExecutor(
         max_workers=max(1, workers), mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
     )

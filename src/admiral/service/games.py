@@ -38,12 +38,13 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from admiral.bus import EventBus
+from admiral.games import DEFAULT_GAME, AutoReply, MarkerNotes, RuleError, Ruleset
 from admiral.i18n import _, ngettext
 from admiral.store import GameRow, GameSeatRow, Store
 from admiral.store.repo import ACTIVE, DuplicatePly, LoadedGame
@@ -54,7 +55,6 @@ from .errors import ServiceError, engine_message
 from .lobby import GameSettings, hash_token, new_game_id
 from .messages import ActionMsg, ClientMessage, NoteMsg, PrefsMsg, SetupAutoMsg, SetupReadyMsg, SetupUpdateMsg
 from .progress import ProgressService
-from .ruleset import RuleError, Ruleset
 
 __all__ = ["GameService", "LiveGame", "Seat", "ServiceOptions"]
 
@@ -169,8 +169,10 @@ class GameLog(logging.LoggerAdapter):
 class LiveGame:
     """A game cached in memory: its settings, seats, engine handle, clock, timer and lock."""
 
-    def __init__(self, row: GameRow, seats: dict[str, Seat]) -> None:
+    def __init__(self, row: GameRow, seats: dict[str, Seat], rules: Ruleset) -> None:
         self.id = row.id
+        #: The game's rules (the registry's ruleset of ``row.game``).
+        self.rules = rules
         self.status = row.status
         self.settings = GameSettings.from_dict(row.settings)
         self.creator_hash = row.creator_hash
@@ -249,18 +251,23 @@ class LiveGame:
 class GameService:
     """Friend games: create, join, set up, play, end; clocks and timers; presence. See the module docstring.
 
-    ``store``: the repository; ``bus``: where "game changed" is published; ``ruleset``: the game's rules.
+    ``store``: the repository; ``bus``: where "game changed" is published; ``rulesets``: the games of the house
+    by key (:data:`admiral.games.GAMES`); each game is played by the ruleset of its ``games.game``.
     Call :meth:`start` inside the running event loop before use and :meth:`stop` at shutdown.
     """
 
     def __init__(
-        self, store: Store, bus: EventBus, ruleset: Ruleset, options: ServiceOptions | None = None,
+        self,
+        store: Store,
+        bus: EventBus,
+        rulesets: Mapping[str, Ruleset],
+        options: ServiceOptions | None = None,
         progress: ProgressService | None = None,
     ) -> None:
         self.store = store
         self.progress = progress
         self.bus = bus
-        self.rules = ruleset
+        self.rulesets = rulesets
         self.options = options or ServiceOptions()
         self.games: dict[str, LiveGame] = {}
         self._tasks: set[asyncio.Task] = set()
@@ -517,13 +524,13 @@ class GameService:
                 return False
             if g.game is None or g.status != "play" or values.get("status", "play") != "play":
                 return False  # an end (its credit is in the database) or a game this copy does not hold
-            if self.rules.ply(g.game) != rows[0][0]:
+            if g.rules.ply(g.game) != rows[0][0]:
                 return False
             try:
                 for ply, notation in rows:
-                    if self.rules.ply(g.game) != ply:
-                        raise ValueError(f"delta ply {ply} at engine ply {self.rules.ply(g.game)}")
-                    done = self.rules.apply(g.game, notation)
+                    if g.rules.ply(g.game) != ply:
+                        raise ValueError(f"delta ply {ply} at engine ply {g.rules.ply(g.game)}")
+                    done = g.rules.apply(g.game, notation)
                     if done.turn and done.actor:
                         g.turns[done.actor] += 1
             except Exception:
@@ -599,14 +606,14 @@ class GameService:
         loaded = self.store.load_game(game_id)
         if loaded is None:
             return None
-        g = LiveGame(loaded.game, {})
+        g = LiveGame(loaded.game, {}, self._rules_of(loaded.game))
         self._fill(g, loaded)
         self.games[game_id] = g
         return g, loaded.game
 
     def _adopt(self, loaded: LoadedGame) -> LiveGame:
         """Cache a game just read from the database (:meth:`current`) and arm its timer or bots."""
-        g = LiveGame(loaded.game, {})
+        g = LiveGame(loaded.game, {}, self._rules_of(loaded.game))
         self._fill(g, loaded)
         self.games[g.id] = g
         if g.timed:
@@ -632,18 +639,18 @@ class GameService:
                 seat.presence_lock = before.presence_lock
                 seat.elsewhere = before.elsewhere
         g.views_version = -1
-        tail = loaded.since_ply > 0 and g.game is not None and self.rules.ply(g.game) == loaded.since_ply
+        tail = loaded.since_ply > 0 and g.game is not None and g.rules.ply(g.game) == loaded.since_ply
         if not tail:
             g.game, g.turns = None, {"south": 0, "north": 0}
             g.bots, g.bot_seen = {}, {}
         if g.game is None and all(g.seats[s].ready for s in SIDES) and row.started_at is not None:
-            g.game = self.rules.new_game({s: g.seats[s].draft for s in SIDES}, self._record_settings(g))
+            g.game = g.rules.new_game({s: g.seats[s].draft for s in SIDES}, self._record_settings(g))
         if g.game is not None:
             for a in loaded.actions:
-                applied = self.rules.apply(g.game, a.notation)
+                applied = g.rules.apply(g.game, a.notation)
                 if applied.turn and applied.actor:
                     g.turns[applied.actor] += 1
-            result = self.rules.result(g.game)
+            result = g.rules.result(g.game)
             if result is not None:
                 g.result = result
                 if self.progress is not None:
@@ -670,14 +677,26 @@ class GameService:
         return clock
 
     def _record_settings(self, g: LiveGame) -> dict[str, Any]:
-        return {"game_id": g.id, **g.settings.to_dict()}
+        """The settings a game's record keeps: its id, the lobby settings (with the room options) and, for a
+        game whose rules draw at random, the seed they draw from (shown with the record once the game is over)."""
+        settings = {"game_id": g.id, **g.settings.to_dict()}
+        if g.rules.info.chance:
+            settings["seed"] = g.seed
+        return settings
+
+    def _rules_of(self, row: GameRow) -> Ruleset:
+        """The ruleset of a stored game. :raises ServiceError: ``not_found`` for a game no longer hosted."""
+        try:
+            return self.rulesets[row.game or DEFAULT_GAME]
+        except KeyError:
+            raise ServiceError("not_found", _("Партия не найдена.")) from None
 
     async def _areload(self, g: LiveGame, *, tail: bool = False) -> None:
         """Rebuild ``g`` in place from the database (caller holds the lock, so the copy does not move meanwhile;
         the read runs in a worker thread on PostgreSQL): after a failed write, from scratch; with ``tail``
         (another instance moved the game on), only the action rows past the cached ply are read and applied.
         If even reading fails, drop ``g`` from the cache so that the next access loads it afresh."""
-        since = self.rules.ply(g.game) if tail and g.game is not None else 0
+        since = g.rules.ply(g.game) if tail and g.game is not None else 0
         try:
             loaded = await self._db(self._read_game, g.id, since)
         except Exception:
@@ -751,7 +770,8 @@ class GameService:
             wall = _wall_ms()
             row = GameRow(
                 id=game_id, invite_hash=invite_hash, invite_sealed=sealed, creator_hash=browser_hash,
-                creator_address=address_key, status="setup" if ai else "waiting", settings=settings.to_dict(),
+                creator_address=address_key, game=settings.game, status="setup" if ai else "waiting",
+                settings=settings.to_dict(),
                 seed=secrets.randbits(62), ply=0,
                 checkpoint_at=wall if ai else None,
                 setup_deadline=wall + settings.setup_ms if ai and settings.setup_ms else None,
@@ -769,7 +789,9 @@ class GameService:
                 )
                 for s in SIDES
             ]
-            g = LiveGame(row, {s.side: Seat(s.side, s.browser_hash, {}, False, False) for s in seats})
+            g = LiveGame(
+                row, {s.side: Seat(s.side, s.browser_hash, {}, False, False) for s in seats}, self._rules_of(row)
+            )
             self._set_up_bots(g, seats)
             await self._db(self.store.create_game, row, seats)
             self.games[game_id] = g
@@ -840,8 +862,8 @@ class GameService:
             level = g.seats[row.side].bot_level
             if level is None:
                 continue
-            bot = g.bots[row.side] = self.rules.new_bot(level, g.seed ^ SIDES.index(row.side))
-            row.draft, row.ready = self.rules.bot_setup(bot, row.side), True
+            bot = g.bots[row.side] = g.rules.new_bot(level, g.seed ^ SIDES.index(row.side), g.settings.options)
+            row.draft, row.ready = g.rules.bot_setup(bot, row.side), True
             g.seats[row.side].draft, g.seats[row.side].ready = dict(row.draft), True
 
     async def game_by_invite(self, code: str) -> LiveGame | None:
@@ -968,7 +990,7 @@ class GameService:
     # -- snapshots ---------------------------------------------------------------------------------------
 
     def _version(self, g: LiveGame) -> int:
-        return 0 if g.game is None else self.rules.ply(g.game)
+        return 0 if g.game is None else g.rules.ply(g.game)
 
     def can_abort(self, g: LiveGame) -> bool:
         """Whether the game may still be aborted: before play, or while neither side has made two turns."""
@@ -1008,7 +1030,7 @@ class GameService:
                 s: {
                     "joined": g.seats[s].browser_hash is not None,
                     "connected": g.seats[s].connected,
-                    "bot": self._bot_info(g.seats[s].bot_level),
+                    "bot": self._bot_info(g, g.seats[s].bot_level),
                     "ready": g.seats[s].ready,
                     "disconnected_ms": self._disconnected_ms(g, s, mono),
                     "auto_declare": g.seats[s].auto_declare if s == side else None,
@@ -1028,22 +1050,23 @@ class GameService:
         setup = None
         if g.game is not None:
             audience = "full" if g.status == "over" else (side or "spectator")
-            version = self.rules.ply(g.game)
+            version = g.rules.ply(g.game)
             if g.views_version != version:
                 g.views, g.views_version = {}, version
             view = g.views.get(audience)
             if view is None:
-                view = g.views[audience] = self.rules.view(g.game, audience)
+                view = g.views[audience] = g.rules.view(g.game, audience)
         elif side is not None and g.status in ("waiting", "setup"):
             setup = self._setup_state(g, side)
         return {"type": "snapshot", "game": game, "view": view, "setup": setup, "notes": notes}
 
-    def _bot_info(self, level: int | None) -> dict[str, Any] | None:
-        return None if level is None else {"level": level, "name": self.rules.bot_levels().get(level, "")}
+    @staticmethod
+    def _bot_info(g: LiveGame, level: int | None) -> dict[str, Any] | None:
+        return None if level is None else {"level": level, "name": g.rules.info.levels.get(level, "")}
 
     def _setup_state(self, g: LiveGame, side: str) -> dict[str, Any]:
         seat = g.seats[side]
-        problems = self.rules.setup_problems(side, seat.draft, complete=seat.ready)
+        problems = g.rules.setup_problems(side, seat.draft, complete=seat.ready, options=g.settings.options)
         return {"draft": seat.draft, "problems": problems, "ready": seat.ready}
 
     def setup_state_message(self, g: LiveGame, side: str) -> dict[str, Any]:
@@ -1129,16 +1152,18 @@ class GameService:
             if isinstance(msg, SetupUpdateMsg):
                 seat.draft = dict(msg.setup)
             elif isinstance(msg, SetupAutoMsg):
-                seat.draft = self.rules.auto_setup(side, secrets.randbits(62), dict(msg.setup))
+                seat.draft = g.rules.auto_setup(
+                    side, secrets.randbits(62), dict(msg.setup), g.settings.options, msg.style
+                )
             else:
-                problems = self.rules.setup_problems(side, dict(msg.setup), complete=True)
+                problems = g.rules.setup_problems(side, dict(msg.setup), complete=True, options=g.settings.options)
                 if problems:
                     raise ServiceError(
                         "invalid_setup",
                         _("Расстановка неверна: %(problems)s", problems=" ".join(p["message"] for p in problems[:3])),
                         {"problems": problems},
                     )  # fmt: skip
-                seat.draft, seat.ready = self.rules.canonical_setup(dict(msg.setup)), True
+                seat.draft, seat.ready = g.rules.canonical_setup(dict(msg.setup), g.settings.options), True
             await self._db(self.store.update_seat, g.id, side, draft=seat.draft, ready=seat.ready)
             started = False
             if seat.ready:
@@ -1160,14 +1185,14 @@ class GameService:
         """Both fleets are ready: build the game, start South's clock. Caller holds the lock."""
         if any(g.seats[s].browser_hash is None for s in SIDES):  # never play against nobody
             raise RuntimeError(f"game {g.id}: play cannot start with an empty seat")
-        g.game = self.rules.new_game({s: g.seats[s].draft for s in SIDES}, self._record_settings(g))
+        g.game = g.rules.new_game({s: g.seats[s].draft for s in SIDES}, self._record_settings(g))
         g.status = "play"
         g.setup_deadline_ms = None
         wall, mono = _wall_ms(), time.monotonic()
         values: dict[str, Any] = {"status": "play", "started_at": _now(), "setup_deadline": None, "checkpoint_at": wall}
         if g.settings.base_ms:
             g.clock = GameClock({"south": g.settings.base_ms, "north": g.settings.base_ms})
-            g.clock.start(self.rules.to_act(g.game), mono, wall)
+            g.clock.start(g.rules.to_act(g.game), mono, wall)
             values.update(self._clock_values(g))
         for s in SIDES:
             g.seats[s].gone_since = mono
@@ -1185,7 +1210,7 @@ class GameService:
         for side in SIDES:
             seat = g.seats[side]
             if not seat.ready:
-                seat.draft = self.rules.auto_setup(side, secrets.randbits(62), seat.draft)
+                seat.draft = g.rules.auto_setup(side, secrets.randbits(62), seat.draft, g.settings.options)
                 seat.ready = True
                 await self._db(self.store.update_seat, g.id, side, draft=seat.draft, ready=True)
                 g.log.info("setup time out: auto-arranged side=%s", side)
@@ -1200,8 +1225,9 @@ class GameService:
             if (
                 auto_declare
                 and g.status == "play"
-                and self.rules.to_act(g.game) == side
-                and (decl := self.rules.auto_declaration(g.game)) is not None
+                and g.rules.to_act(g.game) == side
+                and isinstance(g.rules, AutoReply)
+                and (decl := g.rules.auto_reply(g.game)) is not None
             ):
                 await self._commit(g, [decl])
         await self._publish(g)
@@ -1212,7 +1238,7 @@ class GameService:
         """The seat's own notes on enemy markers, at the cells the markers hold now (``None`` for a spectator
         and outside play). Read from the database once per seat and kept in memory, followed along the
         moves the seat saw; a failed read shows no notes rather than failing the snapshot."""
-        if side is None or g.status != "play" or g.game is None:
+        if side is None or g.status != "play" or g.game is None or not isinstance(g.rules, MarkerNotes):
             return None
         seat = g.seats[side]
         if seat.notes is None:
@@ -1222,9 +1248,9 @@ class GameService:
                 g.log.warning("reading notes failed side=%s", side, exc_info=True)
                 return {}
         since, notes = seat.notes
-        now = self.rules.ply(g.game)
+        now = g.rules.ply(g.game)
         if since != now:
-            notes = self.rules.follow_notes(g.game, side, notes, since) if notes else {}
+            notes = g.rules.follow_notes(g.game, side, notes, since) if notes else {}
             seat.notes = (now, notes)
         return dict(notes)
 
@@ -1241,16 +1267,18 @@ class GameService:
             changes then.
         """
         note = note or None
-        if note is not None and note not in self.rules.note_values():
+        if not isinstance(g.rules, MarkerNotes):
+            raise ServiceError("not_a_marker", _("В этой игре заметок на кораблях противника нет."))
+        if note is not None and note not in g.rules.note_values():
             raise ServiceError("bad_note", _("Такой заметки нет: тип корабля, «?», «слабый» или «сильный»."))
         async with self._locked(g):
             self._check_playing(g)
-            now = self.rules.ply(g.game)
+            now = g.rules.ply(g.game)
             if ply > now:
                 raise ServiceError("stale_ply", _("Такой позиции ещё не было: заметка не сохранена."), {"ply": now})
             if ply < now:  # the marker as the player saw it then, wherever it went since
-                cell = next(iter(self.rules.follow_notes(g.game, side, {cell: "?"}, ply)), "")
-            if cell not in self.rules.enemy_markers(g.game, side):
+                cell = next(iter(g.rules.follow_notes(g.game, side, {cell: "?"}, ply)), "")
+            if cell not in g.rules.enemy_markers(g.game, side):
                 raise ServiceError("not_a_marker", _("Заметку можно поставить только на корабль противника."))
             notes = dict(self.notes_of(g, side) or {})
             if note is None:
@@ -1280,22 +1308,22 @@ class GameService:
         started = time.perf_counter()
         received = time.monotonic() if received is None else received
         try:
-            notation = self.rules.parse_player_action(action)
+            notation = g.rules.parse_player_action(action)
         except RuleError as e:
             raise ServiceError("illegal_action", engine_message(e.code), {"code": e.code, "reason": e.reason}) from None
         flagged = False
         async with self._locked(g):
             self._check_playing(g)
-            if ply != self.rules.ply(g.game):
+            if ply != g.rules.ply(g.game):
                 raise ServiceError(
-                    "stale_ply", _("Позиция уже изменилась: ход не принят."), {"ply": self.rules.ply(g.game)}
+                    "stale_ply", _("Позиция уже изменилась: ход не принят."), {"ply": g.rules.ply(g.game)}
                 )
-            if self.rules.to_act(g.game) != side:
+            if g.rules.to_act(g.game) != side:
                 raise ServiceError("not_your_turn", _("Сейчас не ваш ход."))
             # The mover's clock has run without a break since it last started (a checkpoint or a catch-up meanwhile
             # only moved its reference point), so its time left at ``received`` is still known exactly.
             if g.clock is not None and g.clock.left(side, received) <= 0:
-                await self._commit(g, [self.rules.end_action("flag", side)])
+                await self._commit(g, [g.rules.end_action("flag", side)])
                 flagged = True
             else:
                 await self._commit(g, [notation], at=received)
@@ -1330,14 +1358,15 @@ class GameService:
                 raise
         while (
             g.game is not None
-            and (to_act := self.rules.to_act(g.game)) is not None
+            and (to_act := g.rules.to_act(g.game)) is not None
             and g.seats[to_act].auto_declare
-            and (decl := self.rules.auto_declaration(g.game)) is not None
+            and isinstance(g.rules, AutoReply)
+            and (decl := g.rules.auto_reply(g.game)) is not None
         ):
             self._apply_one(g, decl, rows, at)
-        result = self.rules.result(g.game)
+        result = g.rules.result(g.game)
         values = self._clock_values(g)
-        values.update(ply=self.rules.ply(g.game), draw_offer=g.draw_offer, checkpoint_at=_wall_ms())
+        values.update(ply=g.rules.ply(g.game), draw_offer=g.draw_offer, checkpoint_at=_wall_ms())
         if result is not None:
             g.status, g.result, g.draw_offer = "over", result, None
             values.update(
@@ -1389,20 +1418,20 @@ class GameService:
         try:
             holders = {s: g.seats[s].browser_hash for s in SIDES}
             levels = {s: g.seats[s].bot_level for s in SIDES}
-            self.progress.credit(g.id, self.rules.game_stats(g.game), holders, levels)
+            self.progress.credit(g.id, g.rules.game_stats(g.game), holders, levels)
             g.credited = self.progress.results(g.id)
         except Exception:
             g.log.exception("crediting the game failed")
 
     def _apply_one(self, g: LiveGame, notation: str, rows: list, at: float | None = None) -> None:
-        applied = self.rules.apply(g.game, notation)
-        rows.append((self.rules.ply(g.game) - 1, notation, applied.actor))
+        applied = g.rules.apply(g.game, notation)
+        rows.append((g.rules.ply(g.game) - 1, notation, applied.actor))
         if applied.turn and applied.actor:
             g.turns[applied.actor] += 1
             if g.draw_offer is not None and g.draw_offer != applied.actor:
                 g.draw_offer = None  # an offer lapses when the offerer's opponent moves
         if g.clock is not None:
-            nxt = self.rules.to_act(g.game)
+            nxt = g.rules.to_act(g.game)
             mono, wall = time.monotonic(), _wall_ms()
             increment_to = applied.completed if nxt is not None else None
             if at is not None and at < mono:
@@ -1436,9 +1465,9 @@ class GameService:
                     raise ServiceError(
                         "cannot_claim", _("Победу можно потребовать, когда соперник отключён не меньше минуты.")
                     )
-                await self._commit(g, [self.rules.end_action("abandon", _other(side))])
+                await self._commit(g, [g.rules.end_action("abandon", _other(side))])
             else:
-                await self._commit(g, [self.rules.end_action("resign", side)])
+                await self._commit(g, [g.rules.end_action("resign", side)])
         await self._publish(g)
 
     async def offer_draw(self, g: LiveGame, side: str) -> None:
@@ -1446,12 +1475,12 @@ class GameService:
         async with self._locked(g):
             self._check_playing(g)
             if (level := g.seats[_other(side)].bot_level) is not None:
-                name = self.rules.bot_levels().get(level, "")
+                name = g.rules.info.levels.get(level, "")
                 raise ServiceError(
                     "draw_declined", _("ИИ «%(name)s» отклоняет ничью: партия продолжается.", name=_(name))
                 )
             if g.draw_offer == _other(side):
-                await self._commit(g, [self.rules.end_action("draw", None)])
+                await self._commit(g, [g.rules.end_action("draw", None)])
             elif g.draw_offer == side:
                 raise ServiceError("draw_already_offered", _("Вы уже предложили ничью."))
             else:
@@ -1466,7 +1495,7 @@ class GameService:
             self._check_playing(g)
             if g.draw_offer != _other(side):
                 raise ServiceError("no_draw_offer", _("Соперник не предлагал ничью."))
-            await self._commit(g, [self.rules.end_action("draw", None)])
+            await self._commit(g, [g.rules.end_action("draw", None)])
         await self._publish(g)
 
     async def decline_draw(self, g: LiveGame, side: str) -> None:
@@ -1519,7 +1548,7 @@ class GameService:
                 _code, invite_hash, _sealed = self._new_invite(new_id)
                 row = GameRow(
                     id=new_id, invite_hash=invite_hash, invite_sealed=None, creator_hash=g.creator_hash,
-                    creator_address=g.creator_address,
+                    creator_address=g.creator_address, game=g.rules.info.key,
                     status="setup", settings=g.settings.to_dict(), seed=secrets.randbits(62), ply=0, rematch_of=g.id,
                     checkpoint_at=_wall_ms(),
                     setup_deadline=_wall_ms() + g.settings.setup_ms if g.settings.setup_ms else None,
@@ -1536,7 +1565,11 @@ class GameService:
                     )
                     for s in SIDES
                 ]
-                new = LiveGame(row, {s.side: Seat(s.side, s.browser_hash, {}, False, s.auto_declare) for s in seats})
+                new = LiveGame(
+                    row,
+                    {s.side: Seat(s.side, s.browser_hash, {}, False, s.auto_declare) for s in seats},
+                    self._rules_of(row),
+                )
                 self._set_up_bots(new, seats)
                 await self._db(self.store.create_game, row, seats)
                 await self._db(self.store.update_game, g.id, rematch_id=new_id)
@@ -1571,7 +1604,7 @@ class GameService:
         """Start a bot turn if a bot must act in ``g`` and none is under way (see the module docstring)."""
         if g.status != "play" or g.game is None:
             return
-        side = self.rules.to_act(g.game)
+        side = g.rules.to_act(g.game)
         if side is None or g.seats[side].bot_level is None:
             return
         running = g.bot_task
@@ -1604,15 +1637,15 @@ class GameService:
                 await asyncio.sleep(self._bot_pause(g, side))
                 level = g.seats[side].bot_level or 1
                 async with self._locked(g):
-                    if g.status != "play" or self.rules.to_act(g.game) != side:
+                    if g.status != "play" or g.rules.to_act(g.game) != side:
                         return
-                    game, ply = g.game, self.rules.ply(g.game)
+                    game, ply = g.game, g.rules.ply(g.game)
                     bot = g.bots.get(side)
                     fresh = bot is None
                     if fresh:
-                        bot = g.bots[side] = self.rules.new_bot(level, g.seed ^ SIDES.index(side))
+                        bot = g.bots[side] = g.rules.new_bot(level, g.seed ^ SIDES.index(side), g.settings.options)
                     else:
-                        view = self.rules.bot_view(game, side, g.bot_seen.get(side, 0))
+                        view = g.rules.bot_view(game, side, g.bot_seen.get(side, 0))
                     deadline = self._bot_deadline(g, side, level)
                 started = time.perf_counter()
                 notation: str | None = None
@@ -1624,9 +1657,9 @@ class GameService:
                         queued += max(0.0, began - submitted)
                         g.bots[side] = bot
                         async with self._locked(g):
-                            if g.status != "play" or self.rules.ply(g.game) != ply:
+                            if g.status != "play" or g.rules.ply(g.game) != ply:
                                 return
-                            view = self.rules.bot_view(game, side, 0)
+                            view = g.rules.bot_view(game, side, 0)
                     submitted = time.monotonic()
                     notation, g.bots[side], began = await self._in_bot_worker(
                         botpool.think, self.rules, bot, view, deadline
@@ -1638,16 +1671,16 @@ class GameService:
                 metrics.BOT_MOVE_SECONDS.labels(level=str(level)).observe(think_ms / 1000)
                 g.bot_seen[side] = ply
                 async with self._locked(g):
-                    if g.status != "play" or g.game is not game or self.rules.ply(g.game) != ply:
+                    if g.status != "play" or g.game is not game or g.rules.ply(g.game) != ply:
                         return  # the game moved on meanwhile (resignation, flag, abort): the answer is void
                     g.log.info("bot level=%s ply=%s think_ms=%.0f queued_ms=%.0f action=%s", level, ply, think_ms,
                                queued * 1000, notation)  # fmt: skip
                     if g.clock is not None and g.clock.running == side:
                         g.clock.credit(side, int(queued * 1000))  # QA: bots lost on time waiting for a worker
                     if g.clock is not None and g.clock.left(side, time.monotonic()) <= 0:
-                        await self._commit(g, [self.rules.end_action("flag", side)])
+                        await self._commit(g, [g.rules.end_action("flag", side)])
                     elif notation is None:
-                        await self._commit(g, [self.rules.end_action("resign", side)])
+                        await self._commit(g, [g.rules.end_action("resign", side)])
                     else:
                         try:
                             await self._commit(g, [notation])
@@ -1655,7 +1688,7 @@ class GameService:
                             if e.code != "illegal_action":
                                 raise
                             g.log.error("bot level=%s chose an illegal %s at ply=%s; it resigns", level, notation, ply)
-                            await self._commit(g, [self.rules.end_action("resign", side)])
+                            await self._commit(g, [g.rules.end_action("resign", side)])
             await self._publish(g)
         except asyncio.CancelledError:
             raise
@@ -1715,7 +1748,7 @@ class GameService:
             side = g.clock.running
             if g.clock.left(side, mono) <= 0 and not self._bot_thinking(g, side):
                 g.log.info("flag side=%s", side)
-                await self._commit(g, [self.rules.end_action("flag", side)])
+                await self._commit(g, [g.rules.end_action("flag", side)])
                 return True
         elif g.status == "setup" and g.setup_deadline_ms is not None and _wall_ms() >= g.setup_deadline_ms:
             await self._expire_setup(g)
@@ -1825,40 +1858,66 @@ class GameService:
         """The game record (JSON text) after the end. :raises ServiceError: ``not_over``."""
         if g.status != "over" or g.game is None:
             raise ServiceError("not_over", _("Запись партии доступна после её окончания."))
-        return self.rules.record_json(g.game)
+        return g.rules.record_json(g.game)
 
     def replay(self, g: LiveGame) -> dict[str, Any]:
         """Setups and per-ply deltas after the end. :raises ServiceError: ``not_over``."""
         if g.status != "over" or g.game is None:
             raise ServiceError("not_over", _("Запись партии доступна после её окончания."))
-        return self.rules.replay(g.game)
+        return g.rules.replay(g.game)
 
     # -- saved setups ------------------------------------------------------------------------------------
 
     MAX_SAVED_SETUPS = 50
 
-    def list_setups(self, browser_hash: str) -> list[dict[str, Any]]:
-        """The browser's saved setups: ``[{"id", "name", "setup", "created_at"}]``, oldest first."""
+    def _setup_scope(self, game: str, options: Mapping[str, Any] | None) -> tuple[Ruleset, dict[str, Any], str]:
+        """The ruleset, the checked room options and the setup variant saved setups of ``game`` are kept under.
+
+        :raises ServiceError: ``unknown_game``, ``bad_options``."""
+        rules = self.rulesets.get(game)
+        if rules is None:
+            raise ServiceError("unknown_game", _("Такой игры на сайте нет."))
+        try:
+            checked = rules.options(options or {})
+        except RuleError as e:
+            raise ServiceError("bad_options", e.reason) from None
+        return rules, checked, rules.setup_variant(checked)
+
+    def list_setups(
+        self, browser_hash: str, game: str = DEFAULT_GAME, options: Mapping[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """The browser's saved setups for ``game`` under the rule set ``options`` choose:
+        ``[{"id", "name", "setup", "created_at"}]``, oldest first. :raises ServiceError: as :meth:`_setup_scope`."""
+        _rules, _options, variant = self._setup_scope(game, options)
         return [
             {"id": r.id, "name": r.name, "setup": r.setup, "created_at": r.created_at.isoformat()}
-            for r in self.store.list_setups(browser_hash)
+            for r in self.store.list_setups(browser_hash, game, variant)
         ]
 
-    def save_setup(self, browser_hash: str, name: str, setup: dict[str, str]) -> dict[str, Any]:
-        """Save a side-neutral setup (rows 1–5 from the owner's edge, checked as South's; may be partial).
+    def save_setup(
+        self,
+        browser_hash: str,
+        name: str,
+        setup: dict[str, str],
+        game: str = DEFAULT_GAME,
+        options: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Save a side-neutral setup of ``game`` (checked as South's; may be partial) under the rule set ``options``
+        choose.
 
         :raises ServiceError: ``bad_name`` (1–40 characters), ``too_many_setups`` (50 per browser),
-            ``invalid_setup`` (``detail.problems``).
+            ``invalid_setup`` (``detail.problems``), ``unknown_game``, ``bad_options``.
         """
         name = name.strip()
         if not 1 <= len(name) <= 40:
             raise ServiceError("bad_name", _("Название: от 1 до 40 символов."))
-        problems = self.rules.setup_problems("south", setup, complete=False)
+        rules, checked, variant = self._setup_scope(game, options)
+        problems = rules.setup_problems("south", setup, complete=False, options=checked)
         if problems:
             raise ServiceError("invalid_setup", _("Расстановка неверна."), {"problems": problems})
         if self.store.count_setups(browser_hash) >= self.MAX_SAVED_SETUPS:
             raise ServiceError("too_many_setups", _("Можно сохранить не больше 50 расстановок."))
-        r = self.store.add_setup(browser_hash, name, setup)
+        r = self.store.add_setup(browser_hash, name, setup, game, variant)
         return {"id": r.id, "name": r.name, "setup": r.setup, "created_at": r.created_at.isoformat()}
 
     def delete_setup(self, browser_hash: str, setup_id: int) -> None:

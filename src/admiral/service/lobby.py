@@ -7,6 +7,10 @@
 60000
 >>> GameSettings.from_form("5+3", ai_level=5).ai_level
 5
+>>> GameSettings.from_form(game="chess")
+Traceback (most recent call last):
+...
+admiral.service.errors.ServiceError: Такой игры на сайте нет.
 >>> len(hash_token("x"))
 64
 """
@@ -15,9 +19,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from admiral.games import DEFAULT_GAME, GAMES, RuleError
 from admiral.i18n import _
 
 from .errors import ServiceError
@@ -58,8 +64,9 @@ def new_invite_code() -> str:
 class GameSettings:
     """Settings of a game. ``base_ms == 0`` means no time limit; ``setup_ms == 0`` no setup limit.
 
-    ``side`` is what the creator asked for: ``random``, ``south`` or ``north``. ``ai_level``: 1–5 for a
-    game against the AI of that level (rules §12), 0 for a game with a friend.
+    ``side`` is what the creator asked for: ``random``, ``south`` or ``north``. ``ai_level``: one of the game's
+    levels (1–5) for a game against the AI of that level, 0 for a game with a friend. ``game``: the key of the
+    game of the house (:data:`admiral.games.GAMES`); ``options``: its room options as its ruleset validated them.
     """
 
     base_ms: int = 0
@@ -68,6 +75,8 @@ class GameSettings:
     side: str = "random"
     time_control: str = "none"
     ai_level: int = 0
+    game: str = DEFAULT_GAME
+    options: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_form(
@@ -79,14 +88,26 @@ class GameSettings:
         setup_minutes: int = 0,
         side: str = "random",
         ai_level: int = 0,
+        game: str = DEFAULT_GAME,
+        options: Mapping[str, Any] | None = None,
     ) -> GameSettings:
         """Settings from the home page form (docs/protocol.md ``POST /games``).
 
-        :raises ServiceError: ``bad_settings`` naming the field out of range.
+        :raises ServiceError: ``bad_settings`` naming the field out of range, ``unknown_game``, ``bad_options``
+            (the game's own reason).
         """
+        if game not in GAMES:
+            raise ServiceError("unknown_game", _("Такой игры на сайте нет."))
+        rules = GAMES[game]
+        try:
+            checked = rules.options(options or {})
+        except RuleError as e:
+            raise ServiceError("bad_options", e.reason) from None
         if side not in SIDES:
             raise ServiceError("bad_settings", _("Сторона: «random», «south» или «north»."))
-        if ai_level != 0 and ai_level not in AI_LEVELS:
+        if ai_level != 0 and ai_level not in rules.info.levels:
+            if not rules.info.levels:
+                raise ServiceError("bad_settings", _("В этой игре пока нет ИИ: сыграйте с другом."))
             raise ServiceError("bad_settings", _("Уровень ИИ: от 1 до 5."))
         if setup_minutes not in SETUP_MINUTES:
             raise ServiceError("bad_settings", _("Время на расстановку: 0, 3, 5 или 10 минут."))
@@ -104,11 +125,12 @@ class GameSettings:
             base, inc = base_minutes, increment_seconds
         else:
             raise ServiceError("bad_settings", _("Неизвестный контроль времени."))
-        return cls(base * 60_000, inc * 1000, setup_minutes * 60_000, side, time_control, ai_level)
+        return cls(base * 60_000, inc * 1000, setup_minutes * 60_000, side, time_control, ai_level, game, checked)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameSettings:
-        """Read :meth:`to_dict` output (unknown keys ignored)."""
+        """Read :meth:`to_dict` output (unknown keys ignored; settings stored before the registry are
+        «Адмирал»'s)."""
         keys = cls.__dataclass_fields__
         return cls(**{k: v for k, v in data.items() if k in keys})
 

@@ -36,10 +36,12 @@ class SetupUpdateMsg(_Msg):
 
 
 class SetupAutoMsg(_Msg):
-    """``setup.auto``: complete the partial draft with a fresh seed."""
+    """``setup.auto``: complete the partial draft with a fresh seed, in ``style`` (one of the game's
+    auto-arrangement styles; ``""``: its default)."""
 
     type: Literal["setup.auto"]
     setup: Setup = {}
+    style: str = Field("", max_length=16)
 
 
 class SetupReadyMsg(_Msg):

@@ -58,6 +58,8 @@ class GameRow(Base):
     #: A keyed hash of the creator's client address (never the address itself), to count games against the AI
     #: per address; ``None`` for games created before it was kept.
     creator_address: Mapped[str | None] = mapped_column(String(32), index=True)
+    #: The game of the house (``admiral.games.GAMES`` key); rows from before the registry are «Адмирал».
+    game: Mapped[str] = mapped_column(String(32), index=True, default="admiral", server_default="admiral")
     status: Mapped[str] = mapped_column(String(16), index=True, default="waiting")
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     seed: Mapped[int] = mapped_column(BigInteger, default=0)
@@ -106,7 +108,9 @@ class MarkerNoteRow(Base):
     __tablename__ = "marker_notes"
     __table_args__ = (
         ForeignKeyConstraint(
-            ["game_id", "side"], ["game_seats.game_id", "game_seats.side"], ondelete="CASCADE",
+            ["game_id", "side"],
+            ["game_seats.game_id", "game_seats.side"],
+            ondelete="CASCADE",
             name="fk_marker_notes_seat",
         ),
     )
@@ -133,12 +137,15 @@ class GameActionRow(Base):
 
 
 class SavedSetupRow(Base):
-    """A setup a browser saved under a name, side-neutral (rows 1–5 from the owner's edge, as South's)."""
+    """A setup a browser saved under a name, side-neutral (as South's), for one ``game`` of the house and one
+    ``variant`` of its rules (the ruleset's ``setup_variant``; ``""`` where a game has one fleet)."""
 
     __tablename__ = "saved_setups"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     browser_hash: Mapped[str] = mapped_column(String(64), index=True)
+    game: Mapped[str] = mapped_column(String(32), default="admiral", server_default="admiral")
+    variant: Mapped[str] = mapped_column(String(32), default="", server_default="")
     name: Mapped[str] = mapped_column(String(40))
     setup: Mapped[dict[str, str]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -141,15 +141,18 @@ class Store:
         """How many unfinished games (setup, play) against a bot (a seat whose holder starts with ``bot_prefix``)
         were created from the address stored as ``address_key``."""
         with self.session() as s:
-            return s.scalar(
-                select(func.count(func.distinct(GameRow.id)))
-                .join(GameSeatRow, GameSeatRow.game_id == GameRow.id)
-                .where(
-                    GameRow.creator_address == address_key,
-                    GameSeatRow.browser_hash.startswith(bot_prefix, autoescape=True),
-                    GameRow.status.in_(("setup", "play")),
+            return (
+                s.scalar(
+                    select(func.count(func.distinct(GameRow.id)))
+                    .join(GameSeatRow, GameSeatRow.game_id == GameRow.id)
+                    .where(
+                        GameRow.creator_address == address_key,
+                        GameSeatRow.browser_hash.startswith(bot_prefix, autoescape=True),
+                        GameRow.status.in_(("setup", "play")),
+                    )
                 )
-            ) or 0
+                or 0
+            )
 
     def unfinished_games(self, browser_hash: str, limit: int = 20) -> list[tuple[GameRow, str, str | None]]:
         """The unfinished games (waiting, setup, play) where ``browser_hash`` holds a seat, newest first, at most
@@ -315,12 +318,18 @@ class Store:
 
     # -- saved setups ----------------------------------------------------------------------------
 
-    def list_setups(self, browser_hash: str) -> list[SavedSetupRow]:
-        """The setups saved by a browser, oldest first."""
+    def list_setups(self, browser_hash: str, game: str = "admiral", variant: str = "") -> list[SavedSetupRow]:
+        """The setups a browser saved for one game and variant of its rules, oldest first."""
         with self.session() as s:
             return list(
                 s.scalars(
-                    select(SavedSetupRow).where(SavedSetupRow.browser_hash == browser_hash).order_by(SavedSetupRow.id)
+                    select(SavedSetupRow)
+                    .where(
+                        SavedSetupRow.browser_hash == browser_hash,
+                        SavedSetupRow.game == game,
+                        SavedSetupRow.variant == variant,
+                    )
+                    .order_by(SavedSetupRow.id)
                 )
             )
 
@@ -329,10 +338,12 @@ class Store:
         with self.session() as s:
             return s.scalar(select(func.count()).where(SavedSetupRow.browser_hash == browser_hash)) or 0
 
-    def add_setup(self, browser_hash: str, name: str, setup: dict[str, str]) -> SavedSetupRow:
-        """Save a setup; returns the new row (with its id)."""
+    def add_setup(
+        self, browser_hash: str, name: str, setup: dict[str, str], game: str = "admiral", variant: str = ""
+    ) -> SavedSetupRow:
+        """Save a setup of one game and variant; returns the new row (with its id)."""
         with self.sessions.begin() as s:
-            row = SavedSetupRow(browser_hash=browser_hash, name=name, setup=setup)
+            row = SavedSetupRow(browser_hash=browser_hash, name=name, setup=setup, game=game, variant=variant)
             s.add(row)
             s.flush()
             return row

@@ -16,8 +16,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from admiral import i18n
 from admiral.bus import EventBus, InProcessBus
+from admiral.games import GAMES
 from admiral.i18n import N_, _
-from admiral.service import AdmiralRuleset, GameService, ServiceOptions, new_browser_token
+from admiral.service import GameService, ServiceOptions, new_browser_token
 from admiral.service.accounts import AccountService
 from admiral.service.mail import MailConfig, Mailer
 from admiral.service.progress import ProgressService
@@ -97,7 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = GameService(
             Store(engine),
             bus,
-            AdmiralRuleset(),
+            GAMES,
             ServiceOptions(
                 claim_grace_ms=settings.claim_grace_ms,
                 sweep_interval_s=settings.sweep_interval_s,
@@ -117,9 +118,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             host=settings.smtp_host, port=settings.smtp_port, user=settings.smtp_user,
             password=settings.smtp_password, starttls=settings.smtp_starttls,
         )  # fmt: skip
-        app.state.accounts = AccountService(
-            account_store, Mailer(mail), settings.public_url, on_rekey=service.rekey
-        )
+        app.state.accounts = AccountService(account_store, Mailer(mail), settings.public_url, on_rekey=service.rekey)
         app.state.tutorial = TutorialService(TutorialStore(engine))
         await service.start()
         # What is loaded by now (modules, the ORM, catalogs, the games resumed) lives as long as the process:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
@@ -31,6 +31,12 @@ class SetupCreate(BaseModel):
     setup: Annotated[
         dict[Annotated[str, Field(max_length=8)], Annotated[str, Field(max_length=8)]], Field(max_length=80)
     ]
+    #: The game of the house and its room options (they choose the fleet: docs/protocol.md).
+    game: Annotated[str, Field(max_length=32)] = "admiral"
+    options: Annotated[
+        dict[Annotated[str, Field(max_length=32)], Annotated[str, Field(max_length=32)] | bool | int],
+        Field(max_length=8),
+    ] = {}
 
 
 class SetupPublic(BaseModel):
@@ -65,17 +71,22 @@ async def game_replay(game_id: str, service: ServiceDep) -> Any:
         return _error(e)
 
 
-@router.get("/setups", response_model=list[SetupPublic])
-async def list_setups(service: ServiceDep, browser: BrowserHash) -> Any:
-    """This browser's saved setups."""
-    return service.list_setups(browser)
+@router.get("/setups", response_model=list[SetupPublic], responses={400: {}})
+async def list_setups(request: Request, service: ServiceDep, browser: BrowserHash, game: str = "admiral") -> Any:
+    """This browser's saved setups of ``game`` under the room options given as the other query parameters
+    (``?game=battleship&rules=hasbro``)."""
+    options = {k: v for k, v in list(request.query_params.items())[:8] if k != "game"}
+    try:
+        return service.list_setups(browser, game, options)
+    except ServiceError as e:
+        return _error(e)
 
 
 @router.post("/setups", response_model=SetupPublic, status_code=201, responses={400: {}})
 async def save_setup(body: SetupCreate, service: ServiceDep, browser: BrowserHash) -> Any:
     """Save a setup under a name (at most 50 per browser)."""
     try:
-        return service.save_setup(browser, body.name, body.setup)
+        return service.save_setup(browser, body.name, body.setup, body.game, body.options)
     except ServiceError as e:
         return _error(e)
 

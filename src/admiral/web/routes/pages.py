@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from admiral.engine import COLUMNS_RU, FLEET_SIZE, QUIET_LIMIT, Kind
+from admiral.games import DEFAULT_GAME, GAMES
 from admiral.i18n import _, pgettext
 from admiral.service import GameSettings, ServiceError
 
@@ -19,6 +20,8 @@ from ..deps import BrowserHash, ServiceDep, SettingsDep, api_error, checked_form
 __all__ = ["error_page", "router"]
 
 router = APIRouter(tags=["pages"])
+#: A form field ``opt_<name>`` carries the room option ``<name>`` of the chosen game.
+OPTION_PREFIX = "opt_"
 #: The board's column letters as one message (the client's ``pt("columns", …)``).
 _COLUMNS = "".join(COLUMNS_RU)
 
@@ -34,12 +37,18 @@ def error_page(request: Request, status: int, message: str) -> HTMLResponse:
 
 
 class GameCreate(BaseModel):
-    """``POST /games`` body (form or JSON). ``opponent``: ``friend`` or ``ai`` (then ``ai_level`` 1–5).
-    ``base_ms``/``increment_ms``/``setup_ms`` are accepted only with
-    the ``TEST_TIME_CONTROLS`` setting (tests, benchmarks)."""
+    """``POST /games`` body (form or JSON). ``game``: a key of the registry (default «Адмирал»); ``options``: its
+    room options (JSON; a form sends each as a field ``opt_<name>``). ``opponent``: ``friend`` or ``ai`` (then
+    ``ai_level`` 1–5). ``base_ms``/``increment_ms``/``setup_ms`` are accepted only with the
+    ``TEST_TIME_CONTROLS`` setting (tests, benchmarks)."""
 
     model_config = ConfigDict(extra="ignore")
 
+    game: Annotated[str, Field(max_length=32)] = DEFAULT_GAME
+    options: Annotated[
+        dict[Annotated[str, Field(max_length=32)], Annotated[str, Field(max_length=32)] | bool | int],
+        Field(max_length=8),
+    ] = {}
     time_control: str = "none"
     base_minutes: int | None = None
     increment_seconds: int | None = None
@@ -73,7 +82,11 @@ def _ai_level(body: GameCreate) -> int:
 async def home(request: Request, service: ServiceDep, browser: BrowserHash) -> HTMLResponse:
     """The home page: this browser's unfinished games (if any), the «Играть с другом» and «Играть против ИИ»
     forms."""
-    ctx = {"ai_levels": service.rules.bot_levels(), "unfinished": await service.unfinished_games(browser)}
+    ctx = {
+        "ai_levels": GAMES[DEFAULT_GAME].info.levels,
+        "games": [r.info for r in GAMES.values()],
+        "unfinished": await service.unfinished_games(browser),
+    }
     return render(request, "home.html", ctx)
 
 
@@ -91,7 +104,7 @@ async def rules_page(request: Request) -> HTMLResponse:
         "fleet_size": FLEET_SIZE,
         "quiet_limit": QUIET_LIMIT,
         "grace_s": request.app.state.settings.claim_grace_ms // 1000,
-        "ai_levels": request.app.state.service.rules.bot_levels(),
+        "ai_levels": GAMES[DEFAULT_GAME].info.levels,
         "diagrams": rulebook.diagrams(),
         "zones": rulebook.board_picture(),
         "columns_ru": tuple(columns) if len(columns) == len(COLUMNS_RU) else COLUMNS_RU,
@@ -115,15 +128,19 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
             return error_page(request, 403, _("Форма устарела или пришла с чужого сайта. Обновите страницу."))
         if not isinstance(raw, dict):
             raise ValueError
-        body = GameCreate.model_validate({k: v for k, v in raw.items() if v != ""})
+        fields = {k: v for k, v in raw.items() if v != "" and not k.startswith(OPTION_PREFIX)}
+        if not is_json:
+            fields["options"] = {k[len(OPTION_PREFIX) :]: v for k, v in raw.items() if k.startswith(OPTION_PREFIX)}
+        body = GameCreate.model_validate(fields)
         game_settings = GameSettings.from_form(
             body.time_control, base_minutes=body.base_minutes, increment_seconds=body.increment_seconds,
-            setup_minutes=body.setup_minutes, side=body.side, ai_level=_ai_level(body),
+            setup_minutes=body.setup_minutes, side=body.side, ai_level=_ai_level(body), game=body.game,
+            options=body.options,
         )  # fmt: skip
         if settings.test_time_controls and any(v is not None for v in (body.base_ms, body.increment_ms, body.setup_ms)):
-            game_settings = GameSettings(
-                body.base_ms or 0, body.increment_ms or 0, body.setup_ms or 0, game_settings.side, "custom",
-                game_settings.ai_level,
+            game_settings = replace(
+                game_settings, base_ms=body.base_ms or 0, increment_ms=body.increment_ms or 0,
+                setup_ms=body.setup_ms or 0, time_control="custom",
             )  # fmt: skip
     except ServiceError as e:
         if is_json:

@@ -189,8 +189,15 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
 
 
 async def _serve(
-    ws: WebSocket, service: GameService, settings: Settings, gate: SocketGate, g: Any, side: str | None,
-    browser: str | None, address: str, sub: Any,
+    ws: WebSocket,
+    service: GameService,
+    settings: Settings,
+    gate: SocketGate,
+    g: Any,
+    side: str | None,
+    browser: str | None,
+    address: str,
+    sub: Any,
 ) -> None:
     """The accepted socket of ``side`` (``None``: spectator) in game ``g``, until it closes. Whatever ends it
     (the client, a flood, the server's shutdown cancelling this task), the seat's presence is given back."""

@@ -1,15 +1,14 @@
-"""The narrow ruleset interface between the game service and a game's rules engine.
-
-The service never touches engine types: it deals in side labels (``"south"``/``"north"``), setups as
-``{cell: kind}`` strings, actions as notation strings and views as JSON-ready dicts. A second game
-(Battleship) plugs in by implementing :class:`Ruleset`.
+"""«Адмирал» (``../shared/rules/ADMIRAL.md``) as a game of the house: :class:`AdmiralRuleset` implements the core
+:class:`~admiral.games.protocol.Ruleset` over :mod:`admiral.engine` and :mod:`admiral.ai`, with the capabilities
+``notes`` (:class:`~admiral.games.protocol.MarkerNotes`) and ``auto_reply`` (the defender's declaration, rules
+§7.1.2).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any, Protocol
+from collections.abc import Mapping
+from typing import Any
 
 from admiral.ai import LEVELS, Bot, make_bot
 from admiral.engine import (
@@ -35,119 +34,24 @@ from admiral.engine import (
     strongest_declaration,
     validate_setup,
 )
+from admiral.engine.board import HEIGHT, WIDTH
 from admiral.engine.setup import SetupProblem
 from admiral.i18n import N_, _
 from admiral.progression import game_stats
 
-__all__ = ["AdmiralRuleset", "Applied", "RuleError", "Ruleset"]
+from ..protocol import Applied, GameInfo, RuleError
 
+__all__ = ["INFO", "AdmiralRuleset"]
 
-class RuleError(Exception):
-    """Illegal input to the rules: ``code`` is the engine's stable code, ``reason`` its (English) text."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
-
-
-@dataclass(frozen=True)
-class Applied:
-    """What applying one action did, for clocks and bookkeeping.
-
-    ``actor``: the side that acted (``None`` for an agreed draw); ``turn``: the action started a turn
-    (move, attack, detonation); ``completed``: the side whose turn this action completed (its battle
-    resolved), which earns the clock increment, else ``None``.
-    """
-
-    actor: str | None
-    turn: bool
-    completed: str | None
-
-
-class Ruleset(Protocol):
-    """What the service needs from a game's rules. ``game`` is an opaque handle made by :meth:`new_game`."""
-
-    sides: tuple[str, str]
-
-    def setup_problems(self, side: str, setup: dict[str, str], *, complete: bool) -> list[dict[str, Any]]:
-        """Problems of a (partial) setup: ``[{code, message, cell, kind}]`` (Russian message)."""
-
-    def auto_setup(self, side: str, seed: int, partial: dict[str, str]) -> dict[str, str]:
-        """A complete setup for ``side`` completing the valid part of ``partial``, from ``seed``."""
-
-    def canonical_setup(self, setup: dict[str, str]) -> dict[str, str]:
-        """A valid setup with canonical cells and kind codes (``"pl"``, ``" Л "`` → ``"PL"``, ``"L"``)."""
-
-    def new_game(self, setups: dict[str, dict[str, str]], settings: dict[str, Any]) -> Any:
-        """A game from both complete setups. :raises RuleError: for an invalid setup."""
-
-    def parse_player_action(self, text: str) -> str:
-        """Canonical notation of an action a player may send. :raises RuleError: otherwise."""
-
-    def apply(self, game: Any, action: str) -> Applied:
-        """Apply an action (notation). :raises RuleError: the game is unchanged then."""
-
-    def end_action(self, kind: str, side: str | None) -> str:
-        """Notation of an end action: ``resign``, ``flag``, ``abandon`` (with the losing side) or ``draw``."""
-
-    def ply(self, game: Any) -> int:
-        """Actions applied so far (the game's version)."""
-
-    def to_act(self, game: Any) -> str | None:
-        """The side that must act now; ``None`` when over."""
-
-    def auto_declaration(self, game: Any) -> str | None:
-        """The automatic reply the side to act may delegate (a defender's declaration), else ``None``."""
-
-    def view(self, game: Any, audience: str) -> dict[str, Any]:
-        """The wire view for ``south``/``north``/``spectator``/``full``."""
-
-    def result(self, game: Any) -> dict[str, Any] | None:
-        """``{"winner", "reason"}`` once over, else ``None``."""
-
-    # Notes on enemy markers (issue 7): the player's own guesses, followed through the player's own view.
-
-    def note_values(self) -> frozenset[str]:
-        """The notes a player may put on an enemy marker."""
-
-    def enemy_markers(self, game: Any, side: str) -> set[str]:
-        """Cells of the closed enemy markers ``side`` sees now."""
-
-    def follow_notes(self, game: Any, side: str, notes: dict[str, str], since: int) -> dict[str, str]:
-        """``notes`` (cells of enemy markers at version ``since``) moved along with their markers to now, as
-        ``side`` saw them move; notes of markers removed since then are dropped."""
-
-    def record_json(self, game: Any) -> str:
-        """The game record as JSON text."""
-
-    def replay(self, game: Any) -> dict[str, Any]:
-        """Setups and per-ply deltas of a finished game (docs/protocol.md ``/replay``)."""
-
-    def game_stats(self, game: Any) -> dict[str, Any]:
-        """Per side, the statistics of a finished game that progression credits (opaque to the service)."""
-
-    # Bots (rules §12). A bot is an opaque handle; it sees only the views :meth:`bot_view` makes.
-
-    def bot_levels(self) -> dict[int, str]:
-        """The AI levels offered: level → Russian name."""
-
-    def new_bot(self, level: int, seed: int) -> Any:
-        """A bot of ``level`` drawing from ``seed``. :raises ValueError: for an unknown level."""
-
-    def bot_setup(self, bot: Any, side: str) -> dict[str, str]:
-        """The bot's complete setup for ``side`` (call once, before play)."""
-
-    def bot_view(self, game: Any, side: str, since: int) -> Any:
-        """What a player of ``side`` sees now, with the events at plies ≥ ``since``: an immutable value
-        a worker thread may read while the game goes on."""
-
-    def bot_act(self, bot: Any, view: Any, deadline_s: float) -> str:
-        """The bot's action (notation) for ``view``, chosen within about ``deadline_s`` seconds."""
-
-    def bot_catch_up(self, bot: Any, game: Any, side: str) -> int:
-        """Feed a new bot the views its side had at each of its turns so far (after a restart the bot's
-        memory is rebuilt from the record). :returns: the ply the bot has seen up to."""
+#: The facts of «Адмирал» (rules §1–§3, §12).
+INFO = GameInfo(
+    key="admiral",
+    name=N_("Адмирал"),
+    levels={n: lv.ru for n, lv in LEVELS.items()},
+    setup_minutes=5,
+    capabilities=frozenset({"notes", "auto_reply"}),
+    board={"width": WIDTH, "height": HEIGHT},
+)
 
 
 def _side(label: str) -> Side:
@@ -186,12 +90,23 @@ def _problem(p: SetupProblem) -> dict[str, Any]:
 
 
 class AdmiralRuleset:
-    """:class:`Ruleset` of «Адмирал» over :mod:`admiral.engine`."""
+    """:class:`~admiral.games.protocol.Ruleset` of «Адмирал» over :mod:`admiral.engine`. It has no room options."""
 
-    sides = ("south", "north")
+    info = INFO
+    sides = INFO.sides
     _PLAYER_ACTIONS = (Move, Attack, Declare, Detonate)
 
-    def setup_problems(self, side: str, setup: dict[str, str], *, complete: bool) -> list[dict[str, Any]]:
+    def options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """No room options: always ``{}`` (whatever ``raw`` holds is ignored)."""
+        return {}
+
+    def setup_variant(self, options: Mapping[str, Any]) -> str:
+        """One fleet, one variant: ``""``."""
+        return ""
+
+    def setup_problems(
+        self, side: str, setup: Mapping[str, str], *, complete: bool, options: Mapping[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
         """Every problem of ``setup`` for ``side`` (rules §3)."""
         return [_problem(p) for p in validate_setup(_side(side), setup, complete=complete)]
 
@@ -206,16 +121,23 @@ class AdmiralRuleset:
                 kept = trial
         return kept
 
-    def canonical_setup(self, setup: dict[str, str]) -> dict[str, str]:
+    def canonical_setup(self, setup: Mapping[str, str], options: Mapping[str, Any] | None = None) -> dict[str, str]:
         """``setup`` (already validated) in canonical form: notation order, ASCII kind codes."""
         return {cell_name(c): k.code for c, k in normalize_setup(setup).items()}
 
-    def auto_setup(self, side: str, seed: int, partial: dict[str, str]) -> dict[str, str]:
-        """A complete setup from ``seed`` keeping the valid part of ``partial`` (rules §3.4, §3.6)."""
+    def auto_setup(
+        self,
+        side: str,
+        seed: int,
+        partial: Mapping[str, str],
+        options: Mapping[str, Any] | None = None,
+        style: str = "",
+    ) -> dict[str, str]:
+        """A complete setup from ``seed`` keeping the valid part of ``partial`` (rules §3.4, §3.6); one style."""
         board = auto_arrange(_side(side), random.Random(seed), self.clean_partial(side, partial))
         return {cell_name(c): k.code for c, k in board.items()}
 
-    def new_game(self, setups: dict[str, dict[str, str]], settings: dict[str, Any]) -> Game:
+    def new_game(self, setups: Mapping[str, Mapping[str, str]], settings: Mapping[str, Any]) -> Game:
         """A :class:`Game` from both setups. :raises RuleError: ``invalid_setup``."""
         try:
             return Game(setups["south"], setups["north"], settings)
@@ -268,7 +190,7 @@ class AdmiralRuleset:
         side = game.state.to_act
         return None if side is None else side.label
 
-    def auto_declaration(self, game: Game) -> str | None:
+    def auto_reply(self, game: Game) -> str | None:
         """The strongest declaration when a battle waits for one (rules §7.1.2 [addition])."""
         if game.state.pending is None or game.state.result is not None:
             return None
@@ -331,11 +253,7 @@ class AdmiralRuleset:
 
     # -- bots (rules §12) ----------------------------------------------------------------------
 
-    def bot_levels(self) -> dict[int, str]:
-        """``{1: "Юнга", …, 5: "Адмиральский"}``."""
-        return {n: lv.ru for n, lv in LEVELS.items()}
-
-    def new_bot(self, level: int, seed: int) -> Bot:
+    def new_bot(self, level: int, seed: int, options: Mapping[str, Any] | None = None) -> Bot:
         """:func:`admiral.ai.make_bot`. :raises ValueError: for a level outside 1–5."""
         return make_bot(level, seed)
 
