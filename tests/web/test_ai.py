@@ -39,11 +39,15 @@ def ready(ws: Any) -> dict:
     return snapshot(ws, status="play")
 
 
-def my_turn(ws: Any, side: str) -> dict:
-    """The next snapshot where ``side`` must act, or the game is no longer in play."""
+def my_turn(ws: Any, side: str, after: int = -1) -> dict:
+    """The next snapshot past version ``after`` where ``side`` must act, or the game is no longer in play (a
+    snapshot of the same version may come first: a presence change, an instance's resync)."""
     return until(
         ws,
-        lambda m: m["type"] == "snapshot" and (m["game"]["status"] != "play" or m["view"]["to_act"] == side),
+        lambda m: (
+            m["type"] == "snapshot"
+            and (m["game"]["status"] != "play" or (m["view"]["to_act"] == side and m["game"]["version"] > after))
+        ),
         limit=400,
     )
 
@@ -53,7 +57,7 @@ def play_turns(ws: Any, snap: dict, turns: int) -> dict:
     for _ in range(turns):
         action = pick_action(snap["view"]["legal"], "south")
         ws.send_json({"type": "action", "ply": snap["game"]["version"], "action": action})
-        snap = my_turn(ws, "south")
+        snap = my_turn(ws, "south", after=snap["game"]["version"])
     return snap
 
 
@@ -138,7 +142,7 @@ def test_human_plays_a_game_against_the_bot(browsers, level: int) -> None:
             version = snap["game"]["version"]
             action = pick_action(snap["view"]["legal"], "south")
             ws.send_json({"type": "action", "ply": version, "action": action})
-            snap = my_turn(ws, "south")
+            snap = my_turn(ws, "south", after=version)
             assert snap["game"]["version"] > version
             bot_plies += snap["game"]["version"] - version - 1
             battles = len(snap["view"]["reports"])
