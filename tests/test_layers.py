@@ -3,7 +3,11 @@
 - ``admiral.engine`` imports nothing of the project (standard library only);
 - ``admiral.tutorial`` (lessons as data) imports only the engine;
 - nothing but ``admiral.web`` imports FastAPI or Starlette;
-- imports point down: ``store``/``bus`` never import ``service``/``web``; ``service`` never imports ``web``.
+- imports point down: ``store``/``bus`` never import ``service``/``web``; ``service`` never imports ``web``;
+- a game's rules (``admiral.games.<key>.rules``) import nothing of the project but themselves, and no game
+  imports the session, web, store or bus layers;
+- generic code (``service``, ``store``, ``bus``) imports no game's own modules: it knows games only through the
+  registry (``admiral.games``) and the protocol.
 """
 
 from __future__ import annotations
@@ -82,3 +86,32 @@ def test_the_check_sees_imports() -> None:
     web = set().union(*(_imports(p) for p in _files("web")))
     assert "fastapi" in web
     assert "admiral.service" in web
+
+
+def _game_packages() -> list[Path]:
+    return sorted(p for p in (SRC / "games").iterdir() if p.is_dir() and (p / "__init__.py").exists())
+
+
+@pytest.mark.parametrize(
+    "path", [p for g in _game_packages() for p in sorted((g / "rules").rglob("*.py"))], ids=lambda p: str(p)
+)
+def test_a_games_rules_import_nothing_of_the_project(path: Path) -> None:
+    rules = ".".join(["admiral", *path.relative_to(SRC).parts[:3]])  # admiral.games.<key>.rules
+    bad = {m for m in _imports(path) if m.startswith("admiral") and not m.startswith(rules)}
+    assert bad == set(), f"{path} imports {bad}"
+
+
+def test_games_do_not_import_the_layers_above() -> None:
+    for path in _files("games"):
+        bad = {m for m in _imports(path) if _layer(m) in {"service", "web", "store", "bus"}}
+        assert bad == set(), f"{path} imports {bad}"
+
+
+@pytest.mark.parametrize("layer", ["service", "store", "bus"])
+def test_generic_code_knows_games_only_through_the_registry(layer: str) -> None:
+    own = ("admiral.engine", "admiral.ai", "admiral.tutorial", "admiral.games.")
+    for path in _files(layer):
+        if layer == "service" and path.name == "tutorial.py":
+            continue  # the tutorial service serves «Адмирал»'s lessons (issue 17 leaves it to the tutorial's move)
+        bad = {m for m in _imports(path) if m.startswith(own)}
+        assert bad == set(), f"{path} imports {bad}"

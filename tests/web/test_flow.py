@@ -27,6 +27,8 @@ def test_full_game_create_join_setup_play_attack_resign(browsers) -> None:
             "setup_ms": 180_000,
             "side": "south",
             "ai_level": 0,
+            "game": "admiral",
+            "options": {},
         }
 
         invite_page = north.get(invite_url)

@@ -1653,7 +1653,7 @@ class GameService:
                 try:
                     if fresh:  # a restart (or a reload) lost its memory: show it the game so far
                         submitted = time.monotonic()
-                        _seen, bot, began = await self._in_bot_worker(botpool.catch_up, self.rules, bot, game, side)
+                        _seen, bot, began = await self._in_bot_worker(botpool.catch_up, g.rules, bot, game, side)
                         queued += max(0.0, began - submitted)
                         g.bots[side] = bot
                         async with self._locked(g):
@@ -1662,7 +1662,7 @@ class GameService:
                             view = g.rules.bot_view(game, side, 0)
                     submitted = time.monotonic()
                     notation, g.bots[side], began = await self._in_bot_worker(
-                        botpool.think, self.rules, bot, view, deadline
+                        botpool.think, g.rules, bot, view, deadline
                     )
                     queued += max(0.0, began - submitted)
                 except Exception:
