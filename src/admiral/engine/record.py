@@ -127,6 +127,15 @@ class Game:
         """A game from two auto-arranged setups drawn from ``rng`` (South's first)."""
         return cls(auto_arrange(Side.SOUTH, rng), auto_arrange(Side.NORTH, rng), settings)
 
+    def copy(self) -> Game:
+        """An independent copy (the state copied, the record's and the log's lists too; actions and events are
+        immutable and shared): what applying an action to a copy first needs."""
+        twin = object.__new__(Game)
+        twin.state = self.state.copy()
+        twin.record = GameRecord(self.record.setups, list(self.record.actions), dict(self.record.settings))
+        twin.log = list(self.log)
+        return twin
+
     @property
     def ply(self) -> int:
         """The game's version: actions applied so far."""

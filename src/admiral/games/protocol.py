@@ -139,6 +139,9 @@ class Ruleset(Protocol):
         """A game from both complete setups; ``settings`` holds ``"options"`` and, for games with chance,
         ``"seed"``. :raises RuleError: ``invalid_setup``."""
 
+    def copy(self, game: Any) -> Any:
+        """An independent copy of ``game``: applying an action to it leaves ``game`` as it was."""
+
     def parse_player_action(self, text: str) -> str:
         """The canonical notation of an action a player may send. :raises RuleError: ``bad_notation`` otherwise
         (the server's own end actions included)."""
@@ -161,8 +164,13 @@ class Ruleset(Protocol):
     def result(self, game: Any) -> dict[str, Any] | None:
         """``{"winner": side | None, "reason": str}`` once over, else ``None``."""
 
+    def record(self, game: Any) -> dict[str, Any]:
+        """The game record, JSON-ready: ``{"settings", "setups": {side: {cell: code}}, "actions": [notation…]}``
+        (and whatever else the game keeps, e.g. ``"format"``). :meth:`new_game` with these setups and settings,
+        then :meth:`apply` of these actions, reproduces every state."""
+
     def record_json(self, game: Any) -> str:
-        """The game record (settings, setups, actions) as JSON text; replaying it reproduces every state."""
+        """:meth:`record` as JSON text (the export a player downloads)."""
 
     def replay(self, game: Any) -> dict[str, Any]:
         """Setups and per-ply deltas of a finished game (docs/protocol.md ``/replay``)."""

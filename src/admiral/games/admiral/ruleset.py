@@ -144,6 +144,10 @@ class AdmiralRuleset:
         except IllegalAction as e:
             raise RuleError(e.code, e.reason) from None
 
+    def copy(self, game: Game) -> Game:
+        """:meth:`Game.copy`."""
+        return game.copy()
+
     def parse_player_action(self, text: str) -> str:
         """Canonical notation of a move, attack, declaration or detonation.
 
@@ -242,6 +246,10 @@ class AdmiralRuleset:
         """The result in wire form."""
         r = game.state.result
         return None if r is None else r.to_dict()
+
+    def record(self, game: Game) -> dict[str, Any]:
+        """``GameRecord.to_dict()``."""
+        return game.record.to_dict()
 
     def record_json(self, game: Game) -> str:
         """``GameRecord.to_json()``."""

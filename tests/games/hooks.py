@@ -1,0 +1,75 @@
+"""What the consistency suite (:mod:`tests.games.test_consistency`) needs to know of each game beyond its ruleset:
+the room options to play under, how many random games, and how to make a world the other side cannot tell apart.
+
+Every game of the registry must have an entry here: the suite fails for a game without one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from admiral.engine import BattleReport, Moved, Side
+from admiral.games import Ruleset
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """``option_sets``: the room options the suite plays under (each gets its own games); ``games``: random games
+    per option set; ``max_plies``: where a random game is cut if it has not ended; ``alternatives(rules, game,
+    side, rng)``: setups for ``side`` that differ from its own only in facts the other side never learned (the
+    suite replays the record with each, skips those where an action turns illegal or the ``outcome`` differs, and
+    checks the other side's and the spectators' views byte for byte); ``outcome(rules, game)``: the public
+    outcome two indistinguishable worlds must share."""
+
+    option_sets: tuple[dict[str, Any], ...] = ({},)
+    games: int = 20
+    max_plies: int = 400
+    alternatives: Callable[[Ruleset, Any, str, random.Random], Iterator[dict[str, str]]] = lambda *a: iter(())
+    outcome: Callable[[Ruleset, Any], Any] = field(default=lambda rules, game: rules.result(game))
+
+
+def _admiral_hidden(game: Any, side: Side) -> list[int]:
+    """Setup cells of ``side``'s units no battle report ever showed (rules §11.2): their kinds are hidden."""
+    where = {c: c for c in game.record.setups[side]}
+    revealed: set[int] = set()
+    for e in game.log:
+        if isinstance(e, Moved) and e.side is side:
+            where[e.dst] = where.pop(e.src)
+        elif isinstance(e, BattleReport):
+            for s in (*e.participants, *e.removed):
+                if s.side is side and s.cell in where:
+                    revealed.add(where[s.cell])
+            for s in e.removed:
+                if s.side is side:
+                    where.pop(s.cell, None)
+    return sorted(set(where.values()) - revealed)
+
+
+def _admiral_alternatives(rules: Ruleset, game: Any, side: str, rng: random.Random) -> Iterator[dict[str, str]]:
+    """«Адмирал»: two hidden units of ``side`` swap kinds (rules §11.2, §11.7)."""
+    me = Side.parse(side)
+    setup = rules.record(game)["setups"][side]
+    kinds = game.record.setups[me]
+    pairs = [(a, b) for a, b in combinations(_admiral_hidden(game, me), 2) if kinds[a] is not kinds[b]]
+    rng.shuffle(pairs)
+    from admiral.engine import cell_name
+
+    for a, b in pairs[:12]:
+        swapped = dict(setup)
+        swapped[cell_name(a)], swapped[cell_name(b)] = setup[cell_name(b)], setup[cell_name(a)]
+        yield swapped
+
+
+def _admiral_outcome(rules: Ruleset, game: Any) -> Any:
+    """«Адмирал»: every battle report in full and the result."""
+    return rules.view(game, "full")["reports"], rules.result(game)
+
+
+#: Each game of the registry by key.
+HOOKS: dict[str, Hooks] = {
+    "admiral": Hooks(games=12, max_plies=500, alternatives=_admiral_alternatives, outcome=_admiral_outcome),
+}
