@@ -53,7 +53,7 @@ from .state import (
     apply,
     legal_actions,
 )
-from .view import AUDIENCES, PlayerView, ShipView, ShotView, SideView, view
+from .view import AUDIENCES, PlayerView, ShipView, ShotView, SideView, shot_view, view
 
 __all__ = [
     "AUDIENCES", "BOARD", "CLASSIC", "FORMAT", "HASBRO", "ROWS", "ROWS_RU", "RULES", "STYLES",
@@ -64,5 +64,5 @@ __all__ = [
     "apply", "auto_arrange", "canonical_setup", "cell_at", "cell_col", "cell_name", "cell_name_ru", "cell_row",
     "check_setup", "clean_partial", "commitment", "density", "draw", "first_shooter", "legal_actions",
     "normalize_setup", "options_of", "parse_cell", "rules_from_options", "seed_bytes", "settings_of",
-    "setup_from_text", "setup_to_text", "ships_of", "validate_setup", "view",
+    "setup_from_text", "setup_to_text", "ships_of", "shot_view", "validate_setup", "view",
 ]  # fmt: skip

@@ -27,7 +27,7 @@ from .errors import IllegalAction
 from .fleet import Rules, options_of
 from .state import Answer, GameState, Result, Shot, ShotFired, Side
 
-__all__ = ["AUDIENCES", "PlayerView", "ShipView", "ShotView", "SideView", "view"]
+__all__ = ["AUDIENCES", "PlayerView", "ShipView", "ShotView", "SideView", "shot_view", "view"]
 
 #: Who a view is for.
 AUDIENCES = ("south", "north", "spectator", "full")
@@ -155,8 +155,8 @@ class PlayerView:
         }
 
 
-def _shot_view(rules: Rules, shot: ShotFired, truth: bool) -> ShotView:
-    """A shot as its answer told it (``truth``: the full view, everything)."""
+def shot_view(rules: Rules, shot: ShotFired, truth: bool = False) -> ShotView:
+    """``shot`` as its answer told it to everyone (``truth``: as the full view shows it, everything)."""
     told = truth or (rules.names_sinkings if shot.answer is Answer.SUNK else rules.names_hits)
     cells = shot.sunk if truth or rules.shows_sunk_cells else ()
     return ShotView(shot.ply, shot.cell, shot.answer, shot.code if told else None, cells)
@@ -174,7 +174,7 @@ def _side_view(state: GameState, side: Side, open_fleet: bool, truth: bool) -> S
         )
     known_sunk = open_fleet or rules.names_sinkings
     sunk = tuple(s.code for i, s in enumerate(fleet) if sunk_flags[i]) if known_sunk else None
-    shots = tuple(_shot_view(rules, s, truth) for s in state.shots[side].values())
+    shots = tuple(shot_view(rules, s, truth) for s in state.shots[side].values())
     marks: tuple[Cell, ...] = ()
     if not rules.touching and rules.shows_sunk_cells:
         ring = {n for s in shots for c in s.sunk_cells for n in rules.board.ring[c]}
