@@ -232,7 +232,8 @@ class BattleshipRuleset:
             raise _err(e) from None
 
     def parse_player_action(self, text: str) -> str:
-        """The canonical notation of a shot: ``"B5"``, ``"Б5"``, ``" b5 "`` → ``"b5"``.
+        """The canonical notation of a shot: ``"B5"``, ``"Б5"``, ``" b5 "`` → ``"b5"``. The grid is not known here:
+        a cell off the game's grid (``"k1"``, a 16×16 name, D1) parses and :meth:`apply` refuses it (``bad_cell``).
 
         :raises RuleError: ``bad_notation`` for anything else (the server's end actions included).
         """
