@@ -1,0 +1,45 @@
+"""«Морской бой» (Battleship), rule sets A (classic) and B (Hasbro, salvo, hits not named): ``shared/rules/
+BATTLESHIP.md``.
+
+- :data:`INFO`: the game's facts for the registry (key ``"battleship"``, options, setup styles, board);
+- :mod:`.rules`: the pure rules engine (standard library only);
+- :class:`BattleshipRuleset`: the house's :class:`~admiral.games.protocol.Ruleset` over it;
+- :mod:`.botapi`: the interface bots implement and the registry of levels (empty for now).
+"""
+
+from __future__ import annotations
+
+from admiral.games.protocol import GameInfo, Option
+from admiral.i18n import N_
+
+from .botapi import LEVELS, Bot, BotLevel
+
+__all__ = ["INFO", "LEVELS", "BattleshipRuleset", "Bot", "BotLevel"]
+
+#: The facts of «Морской бой», declared once. ``levels`` follows :data:`.botapi.LEVELS`.
+INFO = GameInfo(
+    key="battleship",
+    name=N_("Морской бой"),
+    levels={n: lv.name for n, lv in sorted(LEVELS.items())},
+    options=(
+        Option("rules", N_("Правила"), (("classic", N_("Классика")), ("hasbro", N_("Hasbro")))),
+        Option(
+            "salvo",
+            N_("Залп"),
+            ((False, N_("Один выстрел за ход")), (True, N_("Залп: по выстрелу за каждый корабль на плаву"))),
+            applies={"rules": ("hasbro",)},
+        ),
+        Option(
+            "named",
+            N_("Попадания"),
+            ((True, N_("Называть корабль")), (False, N_("Не называть: «попал» / «потоплен»"))),
+            applies={"rules": ("hasbro",)},
+        ),
+    ),
+    setup_styles=(("plain", N_("Обычная")), ("hard", N_("Трудная для поиска"))),
+    setup_minutes=3,
+    capabilities=frozenset(),
+    board={"width": 10, "height": 10, "rows": "abcdefghij", "rows_ru": "АБВГДЕЖЗИК"},
+)
+
+from .ruleset import BattleshipRuleset  # noqa: E402  (it reads INFO)

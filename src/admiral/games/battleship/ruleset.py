@@ -1,0 +1,432 @@
+""":class:`BattleshipRuleset`: the house's :class:`~admiral.games.protocol.Ruleset` of «Морской бой» over the pure
+rules in :mod:`.rules`.
+
+The session deals only in strings and JSON-ready dicts: sides ``"south"``/``"north"``, setups ``{cell: code}``,
+actions as notation (a shot is its cell, ``"b5"``), views from the one view function. Russian texts (setup
+problems, answers) go through the catalogs; the rules' own reasons are English.
+
+>>> rs = BattleshipRuleset()
+>>> opts = rs.options({"rules": "hasbro", "salvo": "on"})
+>>> opts
+{'rules': 'hasbro', 'salvo': True, 'named': True}
+>>> setups = {s: rs.auto_setup(s, n, {}, opts) for n, s in enumerate(("south", "north"))}
+>>> game = rs.new_game(setups, {"options": opts, "seed": 1})
+>>> side = rs.to_act(game)
+>>> rs.apply(game, rs.parse_player_action("Б5")) == Applied(side, True, None)
+True
+>>> rs.view(game, side)["shots_left"]
+4
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from admiral.games.protocol import Applied, GameInfo, RuleError
+from admiral.i18n import N_, _, current
+
+from . import INFO
+from .botapi import LEVELS, Bot
+from .rules import (
+    STYLES,
+    Abandon,
+    Action,
+    AgreeDraw,
+    Answer,
+    FlagFall,
+    Game,
+    GameOver,
+    IllegalAction,
+    PlayerView,
+    Reason,
+    Resign,
+    Rules,
+    SetupProblem,
+    Shot,
+    ShotFired,
+    Side,
+    auto_arrange,
+    canonical_setup,
+    cell_name,
+    cell_name_ru,
+    parse_cell,
+    rules_from_options,
+    shot_view,
+    validate_setup,
+)
+
+__all__ = ["BattleshipRuleset"]
+
+_PROBLEM_RU = {
+    "bad_cell": N_("Нет клетки «{cell}»."),
+    "unknown_code": N_("{cell}: «{kind}» — не код корабля в этих правилах."),
+    "overlap": N_("Клетка {cell} занята дважды: корабли не могут перекрываться."),
+    "bent": N_("{kind} на {cell} — не прямая линия клеток."),
+    "wrong_length": N_("{kind} на {cell}: не та длина."),
+    "too_many": N_("Слишком много: {kind}."),
+    "too_few": N_("Не хватает: {kind}."),
+    "touching": N_("{kind} на {cell} касается другого корабля — даже углом нельзя (правила A2)."),
+}
+
+#: Ship names by rule set and code (the classic ones by size).
+_SHIP_RU = {
+    ("classic", "4"): N_("Четырёхпалубный"),
+    ("classic", "3"): N_("Трёхпалубный"),
+    ("classic", "2"): N_("Двухпалубный"),
+    ("classic", "1"): N_("Однопалубный"),
+    ("hasbro", "C"): N_("Авианосец"),
+    ("hasbro", "B"): N_("Линкор"),
+    ("hasbro", "D"): N_("Эсминец"),
+    ("hasbro", "S"): N_("Подводная лодка"),
+    ("hasbro", "P"): N_("Патрульный катер"),
+}
+
+#: The answers as players say them (A5; B2, D4).
+_ANSWER_RU = {
+    ("classic", Answer.MISS): N_("Мимо"),
+    ("classic", Answer.HIT): N_("Ранен"),
+    ("classic", Answer.SUNK): N_("Убит"),
+    ("hasbro", Answer.MISS): N_("Мимо"),
+    ("hasbro", Answer.HIT): N_("Попал"),
+    ("hasbro", Answer.SUNK): N_("Потоплен"),
+}
+
+_TRUE = ("true", "on", "1", "yes")
+_FALSE = ("false", "off", "0", "no", "")
+_BOOL_OPTIONS = ("salvo", "named")
+
+
+def _err(e: IllegalAction) -> RuleError:
+    return RuleError(e.code, e.reason)
+
+
+def _rules(options: Mapping[str, Any] | None) -> Rules:
+    try:
+        return rules_from_options(options)
+    except IllegalAction as e:
+        raise _err(e) from None
+
+
+def _side(label: str) -> Side:
+    try:
+        return Side.parse(label)
+    except IllegalAction as e:
+        raise _err(e) from None
+
+
+def _cell_text(cell: str | None) -> str:
+    """A cell as the current language writes it (``Б5`` in Russian, ``b5`` otherwise); other text unchanged."""
+    if not cell:
+        return cell or ""
+    try:
+        c = parse_cell(cell)
+    except IllegalAction:
+        return cell
+    return cell_name_ru(c) if current() == "ru" else cell_name(c)
+
+
+def ship_name(rules_key: str, code: str) -> str:
+    """The translated name of ship class ``code`` under ``rules_key`` (``code`` itself when unknown)."""
+    name = _SHIP_RU.get((rules_key, code))
+    return _(name) if name else code
+
+
+def _problem(rules: Rules, p: SetupProblem) -> dict[str, Any]:
+    kind = p.kind
+    shown = kind if p.code == "unknown_code" else ship_name(rules.key, kind or "")
+    template = _(_PROBLEM_RU.get(p.code, N_("Ошибка расстановки.")))
+    message = template.format(cell=_cell_text(p.cell), kind=shown)
+    return {"code": p.code, "message": message[:1].upper() + message[1:], "cell": p.cell, "kind": kind}
+
+
+def _actor(action: Action, to_act: Side | None) -> Side | None:
+    if isinstance(action, Resign | FlagFall | Abandon):
+        return action.side
+    if isinstance(action, AgreeDraw):
+        return None
+    return to_act
+
+
+class BattleshipRuleset:
+    """:class:`~admiral.games.protocol.Ruleset` of «Морской бой» (rules A, B, D) over :mod:`.rules`.
+
+    The game handle is a :class:`~.rules.Game`. Every :class:`~.rules.IllegalAction` of the rules reaches the
+    session as a :class:`~admiral.games.protocol.RuleError` with the same code and reason.
+    """
+
+    info: GameInfo = INFO
+
+    # -- options and setup ----------------------------------------------------------------------------------
+
+    def options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """The room options from ``raw``: ``rules`` (``"classic"``, ``"hasbro"``), ``salvo`` and ``named``
+        (``bool``, or form strings ``"on"``/``"true"``/``"1"``…). Missing ones take their defaults; the stored
+        dict always has all three.
+
+        An option that does not apply is refused when set to anything but its default (``salvo`` true or ``named``
+        false under classic, D3, D4): the room would promise a game the rules do not have. Its default value is
+        accepted (a form may send every field) and stored as the default.
+
+        :raises RuleError: ``bad_options`` naming an unknown option, a bad value or an option that does not apply.
+        """
+        clean: dict[str, Any] = {}
+        for name, value in dict(raw or {}).items():
+            if name in _BOOL_OPTIONS and isinstance(value, str):
+                low = value.strip().lower()
+                if low in _TRUE or low in _FALSE:
+                    value = low in _TRUE
+            elif name in _BOOL_OPTIONS and type(value) is int and value in (0, 1):
+                value = bool(value)
+            clean[name] = value
+        rules = _rules(clean)
+        return {"rules": rules.key, "salvo": rules.salvo, "named": rules.named}
+
+    def setup_problems(
+        self, side: str, setup: Mapping[str, str], *, complete: bool, options: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
+        """Every problem of ``setup`` (A2, A3, B1): ``[{code, message, cell, kind}]``, ``message`` in the current
+        language. ``side`` does not matter: each player has a grid of its own."""
+        _side(side)
+        rules = _rules(options)
+        return [_problem(rules, p) for p in validate_setup(rules, setup, complete=complete)]
+
+    def auto_setup(
+        self, side: str, seed: int, partial: Mapping[str, str], options: Mapping[str, Any], style: str = ""
+    ) -> dict[str, str]:
+        """A complete setup from ``seed`` keeping the valid part of ``partial`` (A3); ``style`` ``"plain"``
+        (default) or ``"hard"`` (:func:`~.rules.auto_arrange`).
+
+        :raises RuleError: ``bad_style``.
+        """
+        _side(side)
+        rules = _rules(options)
+        try:
+            setup = auto_arrange(rules, random.Random(seed), partial, style or STYLES[0])
+        except IllegalAction as e:
+            raise _err(e) from None
+        return {cell_name(c): code for c, code in setup.items()}
+
+    def canonical_setup(self, setup: Mapping[str, str], options: Mapping[str, Any]) -> dict[str, str]:
+        """``setup`` with wire cell names in reading order and upper-case codes.
+
+        :raises RuleError: ``invalid_setup`` if it is not a valid complete setup.
+        """
+        try:
+            return canonical_setup(_rules(options), setup)
+        except IllegalAction as e:
+            raise _err(e) from None
+
+    # -- play ---------------------------------------------------------------------------------------------------
+
+    def new_game(self, setups: Mapping[str, Mapping[str, str]], settings: Mapping[str, Any]) -> Game:
+        """A game from both setups; ``settings["options"]`` (as :meth:`options` stores them) and
+        ``settings["seed"]`` (an ``int``: the first shooter is drawn from it, A4, D2).
+
+        :raises RuleError: ``invalid_setup``, ``bad_options``, ``bad_settings``.
+        """
+        try:
+            return Game(setups, settings)
+        except IllegalAction as e:
+            raise _err(e) from None
+
+    def parse_player_action(self, text: str) -> str:
+        """The canonical notation of a shot: ``"B5"``, ``"Б5"``, ``" b5 "`` → ``"b5"``. The grid is not known here:
+        a cell off the game's grid (``"k1"``, a 16×16 name, D1) parses and :meth:`apply` refuses it (``bad_cell``).
+
+        :raises RuleError: ``bad_notation`` for anything else (the server's end actions included).
+        """
+        try:
+            action = Action.parse(text)
+        except IllegalAction as e:
+            raise _err(e) from None
+        if not isinstance(action, Shot):
+            raise RuleError("bad_notation", f"{text!r} is not a shot: a player sends a cell such as 'b5'")
+        return str(action)
+
+    def apply(self, game: Game, action: str) -> Applied:
+        """Apply ``action``. ``actor``: the shooter (the named side for an end, ``None`` for a draw); ``turn``: the
+        shot began its side's turn; ``completed``: the shooter when the shot ended its turn (a miss under classic
+        rules, every shot under Hasbro, the last of a salvo, or the winning shot).
+
+        :raises RuleError: with the rules' code (``already_shot``, ``game_over``, ``bad_cell``, ``bad_notation``…);
+            the game is unchanged.
+        """
+        state = game.state
+        before, first_of_turn = state.to_act, state.turn_shots == 0
+        try:
+            parsed = Action.parse(action)
+            game.apply(parsed)
+        except IllegalAction as e:
+            raise _err(e) from None
+        actor = _actor(parsed, before)
+        if not isinstance(parsed, Shot):
+            return Applied(None if actor is None else actor.label, False, None)
+        completed = state.to_act is not before
+        return Applied(actor.label, first_of_turn, actor.label if completed else None)  # type: ignore[union-attr]
+
+    def end_action(self, kind: str, side: str | None) -> str:
+        """``resign south``, ``flag north``, ``abandon south`` (the side that loses) or ``draw``.
+
+        :raises RuleError: ``bad_notation`` for another kind or a missing side.
+        """
+        if kind == "draw":
+            return str(AgreeDraw())
+        cls = {"resign": Resign, "flag": FlagFall, "abandon": Abandon}.get(kind)
+        if cls is None or side is None:
+            raise RuleError("bad_notation", f"no end action {kind!r} for {side!r}")
+        return str(cls(_side(side)))
+
+    def ply(self, game: Game) -> int:
+        """Actions applied so far."""
+        return game.ply
+
+    def to_act(self, game: Game) -> str | None:
+        """The side to shoot; ``None`` when the game is over."""
+        side = game.state.to_act
+        return None if side is None else side.label
+
+    def view(self, game: Game, audience: str) -> dict[str, Any]:
+        """The wire view (:meth:`~.rules.PlayerView.to_dict`) for ``south``/``north``/``spectator``/``full``.
+
+        :raises RuleError: ``bad_audience``; ``game_not_over`` for ``full`` during the game.
+        """
+        try:
+            return game.view(audience).to_dict()
+        except IllegalAction as e:
+            raise _err(e) from None
+
+    def result(self, game: Game) -> dict[str, Any] | None:
+        """``{"winner": side | None, "reason": "fleet_sunk" | "resign" | "flag" | "abandon" | "draw"}``."""
+        r = game.state.result
+        return None if r is None else r.to_dict()
+
+    def record_json(self, game: Game) -> str:
+        """:meth:`~.rules.GameRecord.to_json`."""
+        return game.record.to_json()
+
+    def replay(self, game: Game) -> dict[str, Any]:
+        """Both setups, the options, the first shooter and per ply ``{ply, action, side, answer, ship,
+        sunk_cells}``: ``side`` the side that acted (``None`` for a draw), ``answer`` ``miss``/``hit``/``sunk``
+        (``None`` for an end action), ``ship`` and ``sunk_cells`` as the answer told them (the ship's code only
+        when the rules name it: Hasbro named, or a classic sinking by its size; never under hits not named),
+        plus ``result``."""
+        record = game.record
+        g = Game(record.setups, record.settings)
+        plies = []
+        for action in record.actions:
+            ply, side = g.ply, _actor(action, g.state.to_act)
+            events = g.apply(action)
+            fired = next((e for e in events if isinstance(e, ShotFired)), None)
+            told = None if fired is None else shot_view(g.rules, fired)
+            plies.append(
+                {
+                    "ply": ply,
+                    "action": str(action),
+                    "side": None if side is None else side.label,
+                    "answer": None if told is None else told.answer.value,
+                    "ship": None if told is None else told.ship,
+                    "sunk_cells": [] if told is None else [cell_name(c) for c in told.sunk_cells],
+                }
+            )
+        data = record.to_dict()
+        return {
+            "options": data["settings"]["options"],
+            "first": g.state.first.label,
+            "setups": data["setups"],
+            "plies": plies,
+            "result": self.result(game),
+        }
+
+    def game_stats(self, game: Game) -> dict[str, Any]:
+        """Per side (``"south"``, ``"north"``), the figures of the game so far:
+
+        - ``shots``: shots it fired; ``hits``: of them, hits and sinkings; ``accuracy``: ``hits / shots``
+          (0.0 with no shot);
+        - ``sunk``: enemy ships it sank; ``ships_lost``: own ships sunk;
+        - ``won``: it won (``False`` for both in a draw or a game in progress);
+        - ``plies``: the record's plies it made (its shots and its own resignation, flag or abandonment);
+        - ``turns``: turns it began (a turn is a run of shots, see :mod:`.rules.state`).
+        """
+        state = game.state
+        out: dict[str, Any] = {}
+        winner = None if state.result is None else state.result.winner
+        for side in Side:
+            shots = list(state.shots[side].values())
+            hits = sum(1 for s in shots if s.answer is not Answer.MISS)
+            ended = sum(1 for e in game.log if isinstance(e, GameOver) and _ends_by(e, side))
+            out[side.label] = {
+                "shots": len(shots),
+                "hits": hits,
+                "sunk": len(state.fleets[side.opponent]) - state.afloat[side.opponent],
+                "ships_lost": len(state.fleets[side]) - state.afloat[side],
+                "accuracy": hits / len(shots) if shots else 0.0,
+                "won": winner is side,
+                "plies": len(shots) + ended,
+                "turns": sum(1 for s in shots if s.turn_start),
+            }
+        return out
+
+    # -- bots (see .botapi) -----------------------------------------------------------------------------------
+
+    def new_bot(self, level: int, seed: int, options: Mapping[str, Any]) -> Bot:
+        """A bot of ``level`` from :data:`.botapi.LEVELS`, drawing from ``seed``.
+
+        :raises ValueError: for a level that does not exist (every level, until bots exist).
+        """
+        lv = LEVELS.get(level)
+        if lv is None:
+            raise ValueError(f"«Морской бой» has no AI level {level!r} (levels: {sorted(LEVELS) or 'none yet'})")
+        return lv.make(seed, _rules(options))
+
+    def bot_setup(self, bot: Bot, side: str) -> dict[str, str]:
+        """The bot's setup for ``side`` in wire form (cell names, reading order), as the bot gave it; the session
+        checks it like a player's (:meth:`setup_problems`)."""
+        raw = bot.setup(side)
+        out: dict[int, str] = {}
+        for cell, code in raw.items():
+            try:
+                out[parse_cell(cell)] = str(code).strip().upper()
+            except IllegalAction as e:
+                raise _err(e) from None
+        return {cell_name(c): code for c, code in sorted(out.items())}
+
+    def bot_view(self, game: Game, side: str, since: int) -> PlayerView:
+        """The pure :class:`~.rules.PlayerView` of ``side`` (the one view function), ``news`` from ply ``since``."""
+        return game.view(_side(side), since=since)
+
+    def bot_act(self, bot: Bot, view: PlayerView, deadline_s: float) -> str:
+        """``bot.act(view, deadline_s)`` in canonical notation. :raises RuleError: ``bad_notation``."""
+        return self.parse_player_action(str(bot.act(view, deadline_s)))
+
+    def bot_catch_up(self, bot: Bot, game: Game, side: str) -> int:
+        """Replay the record on a fresh game and show ``bot`` its side's view before each of its shots.
+
+        :returns: the ply the bot has seen up to.
+        """
+        me = _side(side)
+        g = Game(game.record.setups, game.record.settings)
+        seen = 0
+        for action in list(game.record.actions):  # a copy: the game may go on while this runs
+            if g.state.to_act is me:
+                bot.observe(g.view(me, since=seen))
+                seen = g.ply
+            g.apply(action)
+        return seen
+
+    # -- texts --------------------------------------------------------------------------------------------------
+
+    def answer_text(self, options: Mapping[str, Any], answer: str, ship: str | None = None) -> str:
+        """An answer as a player says it, in the current language: «Мимо», «Ранен», «Убит» (classic);
+        «Попал»/«Потоплен» with the ship's name when the view gave one (Hasbro), e.g. «Попал: Авианосец»."""
+        rules = _rules(options)
+        text = _(_ANSWER_RU[(rules.key, Answer(answer))])
+        if ship and rules.key == "hasbro":
+            text = f"{text}: {ship_name(rules.key, ship)}"
+        return text
+
+
+def _ends_by(event: GameOver, side: Side) -> bool:
+    """Whether ``event`` was an end action naming ``side`` (a resignation, flag fall or abandonment)."""
+    return event.result.reason in (Reason.RESIGN, Reason.FLAG, Reason.ABANDON) and event.result.winner is side.opponent
