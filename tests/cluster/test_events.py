@@ -169,8 +169,8 @@ def test_a_foreign_action_is_applied_from_the_event_without_a_database_read(apps
             assert 0 < nc[f"{idle}_ms"] <= 60_000 + 5_000 * (ply // 2 + 1)
         # what each instance shows is what the database holds
         assert one.service.games[game_id].game is not None
-        assert two.service.store.known[game_id] == one.service.store.known[game_id] == two.service.store.revision(
-            game_id
+        assert (
+            two.service.store.known[game_id] == one.service.store.known[game_id] == two.service.store.revision(game_id)
         )
 
 

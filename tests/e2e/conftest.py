@@ -66,7 +66,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "RATE_GAMES": "1000/minute",  # the tests create games faster than a person
         # every browser of the tests comes from 127.0.0.1: the per-address budgets are raised, the per-seat
         # cap lowered (test_comfort.py opens one tab too many)
-        "RATE_SOCKETS": "1000/minute", "RATE_PAGES": "10000/minute", "WS_MAX_PER_ADDRESS": "1000",
+        "RATE_SOCKETS": "1000/minute",
+        "RATE_PAGES": "10000/minute",
+        "WS_MAX_PER_ADDRESS": "1000",
         "WS_MAX_RATE_PER_ADDRESS": "1000",
         "WS_MAX_PER_SEAT": "3",
         "PYTHONUNBUFFERED": "1",

@@ -65,11 +65,50 @@ def _admiral_alternatives(rules: Ruleset, game: Any, side: str, rng: random.Rand
 
 
 def _admiral_outcome(rules: Ruleset, game: Any) -> Any:
-    """«Адмирал»: every battle report in full and the result."""
-    return rules.view(game, "full")["reports"], rules.result(game)
+    """«Адмирал»: every battle report in full (the engine's log: the full view opens only after the end) and the
+    result."""
+    return [e for e in game.log if isinstance(e, BattleReport)], rules.result(game)
+
+
+def _battleship_alternatives(rules: Ruleset, game: Any, side: str, rng: random.Random) -> Iterator[dict[str, str]]:
+    """«Морской бой»: ``side``'s ships the opponent never hit stand elsewhere, off every cell it shot (BATTLESHIP.md
+    A5, B2: a seat learns only the answers to its shots)."""
+    from admiral.games.battleship.rules import auto_arrange, cell_name, parse_cell, rules_from_options, ships_of
+
+    record = rules.record(game)
+    fleet_rules = rules_from_options(record["settings"]["options"])
+    setup = {parse_cell(c): code for c, code in record["setups"][side].items()}
+    shot = {parse_cell(c) for c in _shots_at(rules, record, side)}
+    kept = {c: s.code for s in ships_of(fleet_rules, setup) if set(s.cells) & shot for c in s.cells}
+    for _ in range(6):
+        other = auto_arrange(fleet_rules, rng, kept, avoid=shot)
+        if other != setup:
+            yield {cell_name(c): code for c, code in other.items()}
+
+
+def _shots_at(rules: Ruleset, record: dict[str, Any], side: str) -> set[str]:
+    """The cells the other seat shot at ``side``'s grid in a «Морской бой» record (its end actions left out)."""
+    game = rules.new_game(record["setups"], record["settings"])
+    cells = set()
+    for action in record["actions"]:
+        if rules.apply(game, action).actor not in (side, None) and action[:1].isalpha() and " " not in action:
+            cells.add(action)
+    return cells
 
 
 #: Each game of the registry by key.
 HOOKS: dict[str, Hooks] = {
     "admiral": Hooks(games=12, max_plies=500, alternatives=_admiral_alternatives, outcome=_admiral_outcome),
+    "battleship": Hooks(
+        option_sets=(
+            {"rules": "classic"},
+            {"rules": "hasbro"},
+            {"rules": "hasbro", "salvo": True},
+            {"rules": "hasbro", "named": False},
+            {"rules": "hasbro", "salvo": True, "named": False},
+        ),
+        games=40,
+        max_plies=400,
+        alternatives=_battleship_alternatives,
+    ),
 }

@@ -60,7 +60,6 @@ def make_settings(db_url: str, **overrides: Any) -> Settings:
     return Settings(_env_file=None, **{**values, **overrides})
 
 
-
 @pytest.fixture
 def settings(db_url: str) -> Settings:
     """The shared test settings (:func:`make_settings`)."""

@@ -192,7 +192,7 @@ def test_bot_answer_is_void_when_the_human_resigned_meanwhile(browsers, client) 
     assert over["game"]["result"] == {"winner": "north", "reason": "resignation"}
     time.sleep(0.6)
     g = service.get(game_id)
-    assert g.status == "over" and service.rulesets["admiral"].ply(g.game) == 2  # the move and the resignation, nothing after
+    assert g.status == "over" and g.rules.ply(g.game) == 2  # the move and the resignation, nothing after
 
 
 def test_bot_memory_is_rebuilt_after_a_restart(settings: Settings) -> None:

@@ -218,7 +218,7 @@ def test_socket_errors_follow_each_players_language(client) -> None:
 
 def test_the_catalog_script_gives_the_client_its_language(client) -> None:
     b = Reader(client, "en")
-    version = re.search(r'/i18n/en\.js\?v=(\w+)', b.get("/").text).group(1)
+    version = re.search(r"/i18n/en\.js\?v=(\w+)", b.get("/").text).group(1)
     r = b.get(f"/i18n/en.js?v={version}")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
     assert r.headers["cache-control"] == "public, max-age=31536000, immutable"

@@ -1,8 +1,8 @@
 """The registry of the house's games: each game is one package under :mod:`admiral.games` that declares its facts
 once (:class:`~admiral.games.protocol.GameInfo`) and implements :class:`~admiral.games.protocol.Ruleset`.
 
->>> sorted(GAMES)[:1]
-['admiral']
+>>> list(GAMES)
+['admiral', 'battleship']
 >>> ruleset("admiral").info.name
 'Адмирал'
 >>> ruleset("chess")
@@ -16,6 +16,7 @@ A third game plugs in by adding its package and its ruleset to :data:`GAMES` (RE
 from __future__ import annotations
 
 from .admiral import AdmiralRuleset
+from .battleship import BattleshipRuleset
 from .protocol import SIDES, Applied, AutoReply, GameInfo, MarkerNotes, Option, RuleError, Ruleset
 
 __all__ = [
@@ -25,7 +26,7 @@ __all__ = [
 
 
 #: Every game of the house by key, in the order the home page offers them.
-GAMES: dict[str, Ruleset] = {r.info.key: r for r in (AdmiralRuleset(),)}
+GAMES: dict[str, Ruleset] = {r.info.key: r for r in (AdmiralRuleset(), BattleshipRuleset())}
 
 #: The game a request that names none means (every game stored before the registry is «Адмирал»).
 DEFAULT_GAME = "admiral"

@@ -183,6 +183,12 @@ class BattleshipRuleset:
         rules = _rules(clean)
         return {"rules": rules.key, "salvo": rules.salvo, "named": rules.named}
 
+    def setup_variant(self, options: Mapping[str, Any]) -> str:
+        """The fleet the options choose: ``"classic"`` or ``"hasbro"`` (salvo and naming leave the fleet as it is).
+
+        :raises RuleError: ``bad_options``."""
+        return _rules(options).key
+
     def setup_problems(
         self, side: str, setup: Mapping[str, str], *, complete: bool, options: Mapping[str, Any]
     ) -> list[dict[str, Any]]:
@@ -230,6 +236,10 @@ class BattleshipRuleset:
             return Game(setups, settings)
         except IllegalAction as e:
             raise _err(e) from None
+
+    def copy(self, game: Game) -> Game:
+        """:meth:`~.rules.Game.copy`."""
+        return game.copy()
 
     def parse_player_action(self, text: str) -> str:
         """The canonical notation of a shot: ``"B5"``, ``"Б5"``, ``" b5 "`` → ``"b5"``. The grid is not known here:
@@ -301,6 +311,10 @@ class BattleshipRuleset:
         """``{"winner": side | None, "reason": "fleet_sunk" | "resign" | "flag" | "abandon" | "draw"}``."""
         r = game.state.result
         return None if r is None else r.to_dict()
+
+    def record(self, game: Game) -> dict[str, Any]:
+        """:meth:`~.rules.GameRecord.to_dict`: ``{"format", "settings", "setups", "actions"}``."""
+        return game.record.to_dict()
 
     def record_json(self, game: Game) -> str:
         """:meth:`~.rules.GameRecord.to_json`."""

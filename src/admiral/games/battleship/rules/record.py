@@ -158,6 +158,15 @@ class Game:
         south, north = auto_arrange(rules, rng, style=style), auto_arrange(rules, rng, style=style)
         return cls({Side.SOUTH: south, Side.NORTH: north}, settings)
 
+    def copy(self) -> Game:
+        """An independent copy (the state copied; the record's and the log's lists too, their immutable items
+        shared): apply an action to the copy, keep it if it stands."""
+        twin = object.__new__(Game)
+        twin.state = self.state.copy()
+        twin.record = GameRecord(self.record.setups, list(self.record.actions), dict(self.record.settings))
+        twin.log = list(self.log)
+        return twin
+
     @property
     def rules(self) -> Rules:
         """The game's rules."""
