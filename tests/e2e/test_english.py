@@ -92,7 +92,7 @@ def assert_english_game_screen(page) -> None:
 def tn(page, n: int) -> str:
     """The client's plural of «Начальная расстановка ({n} полуход)» for ``n`` in the page's language."""
     return page.evaluate(
-        "n => import('/static/js/t.js').then(m => m.tn('Начальная расстановка ({n} полуход)',"
+        "n => import('/static/js/core/t.js').then(m => m.tn('Начальная расстановка ({n} полуход)',"
         " 'Начальная расстановка ({n} полуходов)', n))",
         n,
     )

@@ -103,7 +103,7 @@ def test_unit_links_on_setup_and_board_open_their_section(browser, server_url, s
         kind = page.evaluate(f"window.admiral.view.units.find(u => u.cell === '{src}' && u.side === 'south').kind")
         cell = page.locator(f".play-board .cell[data-cell='{src}']")
         assert cell.get_attribute("title") == page.evaluate(
-            f"import('/static/js/units.js').then(m => m.ruName('{kind}'))"
+            f"import('/static/js/games/admiral/units.js').then(m => m.ruName('{kind}'))"
         )
         cell.click()
         link = page.locator(".action-bar .hint a.rules-link")

@@ -105,7 +105,7 @@ def test_every_kind_has_its_section_with_the_engine_facts(page) -> None:
         assert card.find(cls="unit-name").text() == kind.ru_name
         assert card.attrs["data-count"] == str(kind.count)
         assert card.attrs["data-strength"] == (str(kind.strength) if kind.strength else "")
-        marker = card.find(cls="unit")  # the board's marker, drawn big (static/js/rules.js adds the icon)
+        marker = card.find(cls="unit")  # the board's marker, drawn big (static/js/games/admiral/rules.js adds the icon)
         assert marker.attrs["data-kind"] == kind.code and f"k-{kind.code}" in marker.classes
         assert marker.find(cls="code").text() == kind.ru
     rows = page.find("table", cls="fleet-table").find_all("tr")[1:]

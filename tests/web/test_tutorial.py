@@ -55,7 +55,7 @@ def test_a_lesson_page_carries_every_step_text(browsers):
     assert r.text.count('<li><p class="say">') == len(sc.steps)
     assert "Урок 4. Строй: атака и защита" in r.text
     assert 'href="/tutorial/aircraft"' in r.text  # the next lesson
-    assert "/static/js/tutorial.js" in r.text
+    assert "/static/js/games/admiral/tutorial.js" in r.text
     assert b.get("/tutorial/no-such-lesson").status_code == 404
 
 

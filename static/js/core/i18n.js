@@ -1,7 +1,8 @@
-// Russian texts for codes that come from the server or the engine.
+// Texts every game of the house shares: seat names, the ends of a game outside its rules (resignation, a
+// flag, abandonment, an agreed draw), server error codes, clocks and time controls. A game's own texts
+// (its units, its cells, its setup problems) live in its folder under games/.
 
-import { pt, t } from "./t.js";
-import { ru, ruName } from "./units.js";
+import { t } from "./t.js";
 
 export const SIDE_RU = { south: t("Юг"), north: t("Север") };
 export const SIDE_RU_GEN = { south: t("Юга"), north: t("Севера") };
@@ -10,29 +11,30 @@ export function otherSide(side) {
   return side === "south" ? "north" : "south";
 }
 
-/** Why a game ended (engine Reason), as a sentence for the viewer (`me` null for a spectator). */
-export function resultReason(result, me) {
+/**
+ * Why a game ended, for the ends the house itself makes (docs/protocol.md: resign, flag, abandon, draw — each
+ * game's record names them its own way, `resignation` or `resign`…); null for a game's own reason.
+ * `me` is the viewer's side, null for a spectator.
+ */
+export function houseReason(result, me) {
   if (!result) return "";
   const w = result.winner;
   const loser = w ? otherSide(w) : null;
   const you = (side) => me && side === me;
   switch (result.reason) {
-    case "bases":
-      return w ? (you(loser) ? t("Обе ваши базы уничтожены.") : t("Уничтожены обе базы {side}.", { side: SIDE_RU_GEN[loser] })) : t("Последние базы обеих сторон уничтожены одновременно.");
-    case "no_actions":
-      return you(loser) ? t("У вас не осталось ни одного хода.") : t("У {side} не осталось ни одного хода.", { side: SIDE_RU_GEN[loser] });
-    case "quiet_sea":
-      return t("Тихое море: 200 полуходов подряд без потерь.");
     case "agreement":
+    case "draw":
       return t("Ничья по соглашению сторон.");
     case "resignation":
+    case "resign":
       return you(loser) ? t("Вы сдались.") : me ? t("Соперник сдался.") : t("{side} сдался.", { side: SIDE_RU[loser] });
     case "flag":
       return you(loser) ? t("У вас закончилось время.") : me ? t("У соперника закончилось время.") : t("У {side} закончилось время.", { side: SIDE_RU_GEN[loser] });
     case "abandonment":
+    case "abandon":
       return you(loser) ? t("Вы слишком долго были не на связи.") : me ? t("Соперник покинул партию.") : t("{side} покинул партию.", { side: SIDE_RU[loser] });
     default:
-      return result.reason || "";
+      return null;
   }
 }
 
@@ -42,30 +44,6 @@ export function resultHeadline(result, me) {
   if (!result.winner) return t("Ничья");
   if (!me) return t("Победа {side}", { side: SIDE_RU_GEN[result.winner] });
   return result.winner === me ? t("Победа!") : t("Поражение");
-}
-
-/** A Russian text for a setup problem from the engine (`{code, message, cell, kind}`). */
-export function problemText(p) {
-  const cell = p.cell ? cellRu(p.cell) : "";
-  const kind = p.kind ? `${ru(p.kind)} (${ruName(p.kind)})` : "";
-  switch (p.code) {
-    case "bad_cell":
-      return t("Неверная клетка {cell}", { cell: p.cell ?? "" }).trim();
-    case "outside_zone":
-      return t("{kind} на {cell}: клетка вне вашей зоны", { kind, cell });
-    case "occupied_twice":
-      return t("Клетка {cell} занята дважды", { cell });
-    case "unknown_kind":
-      return t("Неизвестный тип корабля на {cell}", { cell });
-    case "too_many":
-      return t("Слишком много: {kind}", { kind });
-    case "too_few":
-      return t("Не хватает: {kind}", { kind });
-    case "base_in_front_row":
-      return t("{base} на {cell} стоит в первой линии — базы нельзя ставить в ряд, ближайший к морю", { base: ru("VMB"), cell });
-    default:
-      return p.message || p.code;
-  }
 }
 
 /** Text for a server `error` message: the server already sends it in the player's language; codes are a fallback. */
@@ -80,18 +58,6 @@ const ERRORS = {
 
 export function errorText(msg) {
   return msg.message || ERRORS[msg.code] || msg.code || t("Ошибка");
-}
-
-const COLS = "abcdefghijklmn";
-// TRANSLATORS: the 14 column letters of the board in order, one character each (rules §1); English: a to n.
-const COLS_RU = [...pt("columns", "АБВГДЕЖЗИКЛМНО")];
-export { COLS, COLS_RU };
-
-/** "e4" → "Д4" (columns in the Russian alphabet, rules §1). */
-export function cellRu(cell) {
-  if (!cell) return "";
-  const i = COLS.indexOf(cell[0]);
-  return i < 0 ? cell : COLS_RU[i] + cell.slice(1);
 }
 
 /** «5 мин + 3 с» / «без ограничения» from game settings. */

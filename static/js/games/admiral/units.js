@@ -1,7 +1,7 @@
 // Unit kinds of «Адмирал» (rules §2): codes, Russian names, counts, scale rows and icons.
 // Display data only: the client never decides legality (the server's view lists what is legal).
 
-import { pt, t } from "./t.js";
+import { pt, t } from "../../core/t.js";
 
 export const KINDS = [
   // TRANSLATORS: context "unit": the short code on a unit's marker (1–4 letters, e.g. КР for a cruiser).

@@ -1,5 +1,7 @@
-// Sounds of the game (issue 7): short tones synthesised with WebAudio (no sound files), a mute toggle
+// Sounds of a game (issue 7): short tones synthesised with WebAudio (no sound files), a mute toggle
 // remembered in localStorage. Browsers allow audio only after a user gesture: the context is made then.
+// The house's own sounds are the low-time warning and the ends; each game adds its voices (`sounds.define`)
+// and decides from its views when to play them.
 
 import { h } from "./dom.js";
 import { t } from "./t.js";
@@ -13,15 +15,6 @@ const ICON_MUTED = svg(`<path d="M16 9l5 6M21 9l-5 6" fill="none" stroke="curren
 
 /** Each sound: a list of notes [start s, frequency Hz (end Hz for a sweep), duration s, wave, volume]. */
 const VOICES = {
-  move: [[0, [520, 640], 0.07, "triangle", 0.18]],
-  attack: [
-    [0, [300, 160], 0.12, "square", 0.12],
-    [0.1, [220, 110], 0.16, "square", 0.1],
-  ],
-  explosion: [
-    [0, [120, 30], 0.7, "sawtooth", 0.25],
-    [0.05, [80, 20], 0.8, "square", 0.15],
-  ],
   lowtime: [
     [0, 880, 0.08, "sine", 0.2],
     [0.16, 880, 0.08, "sine", 0.2],
@@ -48,6 +41,7 @@ function storedMute() {
 class SoundBoard {
   constructor() {
     this.muted = storedMute();
+    this.voices = { ...VOICES };
     this.ctx = null;
     this.played = []; // names of the sounds played (for tests and debugging), newest last
     this.toggles = new Set();
@@ -68,9 +62,14 @@ class SoundBoard {
     return this.ctx;
   }
 
-  /** Play `name` (move, attack, explosion, lowtime, win, end) unless muted. */
+  /** Add (or replace) voices: `{name: [[start, freq, duration, wave, volume], …]}` (a game's own sounds). */
+  define(voices) {
+    Object.assign(this.voices, voices);
+  }
+
+  /** Play `name` (lowtime, win, end, or a voice a game defined) unless muted. */
   play(name) {
-    const voice = VOICES[name];
+    const voice = this.voices[name];
     if (!voice || this.muted) return;
     this.played.push(name);
     if (this.played.length > 50) this.played.shift();
@@ -123,29 +122,6 @@ class SoundBoard {
 
 export const sounds = new SoundBoard();
 
-/**
- * Which sounds a new snapshot calls for, comparing it with the previous one (nothing on the first).
- * @returns {string[]}
- */
-export function soundsFor(prev, next, seat) {
-  if (!prev || !next?.view || !prev.view) return [];
-  const out = [];
-  const was = prev.game?.status;
-  const now = next.game?.status;
-  if (next.view.ply > prev.view.ply) {
-    const events = next.view.events || [];
-    const reports = events.filter((e) => e.type === "report").map((e) => e.report);
-    if (reports.some((r) => r.explosion)) out.push("explosion");
-    else if (reports.length) out.push("attack");
-    else if (events.some((e) => e.type === "move")) out.push("move");
-  }
-  if (was === "play" && now === "over") {
-    const w = next.game.result?.winner;
-    out.push(seat && w === seat ? "win" : "end");
-  }
-  return out;
-}
-
 /** Low-time warning: once per turn when the viewer's own running clock drops under `limitMs`. */
 export class LowTime {
   constructor(limitMs = 10000) {
@@ -161,4 +137,10 @@ export class LowTime {
     sounds.play("lowtime");
     return true;
   }
+}
+
+/** The end's sound when a game in play just ended: "win" for the winner, "end" for anyone else; else null. */
+export function endSound(prevGame, nextGame, seat) {
+  if (prevGame?.status !== "play" || nextGame?.status !== "over") return null;
+  return seat && nextGame.result?.winner === seat ? "win" : "end";
 }

@@ -2,12 +2,12 @@
 // The server plays the lesson (GET /api/tutorial/{slug}, POST /api/tutorial/{slug}/act, docs/protocol.md):
 // this page only shows its views and sends the player's tries; every step's texts come with the page.
 
-import { Countdown } from "./clock.js";
-import { h, toast } from "./dom.js";
-import { api } from "./net.js";
+import { Countdown } from "../../core/clock.js";
+import { h, toast } from "../../core/dom.js";
+import { api } from "../../core/net.js";
 import { PlayScreen } from "./play.js";
 import { SetupScreen } from "./setup.js";
-import { t } from "./t.js";
+import { t } from "../../core/t.js";
 
 const app = document.getElementById("app");
 const slug = app.dataset.slug;

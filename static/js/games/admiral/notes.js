@@ -2,9 +2,9 @@
 // The server keeps them per seat and moves them with their markers (docs/protocol.md `note`, snapshot `notes`);
 // this module only shows them, asks for a new one and offers the kind a battle report revealed.
 
-import { cellRu } from "./i18n.js";
-import { choose, h } from "./dom.js";
-import { t } from "./t.js";
+import { cellRu } from "./text.js";
+import { choose, h } from "../../core/dom.js";
+import { t } from "../../core/t.js";
 import { KINDS, ru, ruName } from "./units.js";
 
 const CLEAR = "__clear";

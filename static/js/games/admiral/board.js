@@ -1,7 +1,7 @@
 // Draws the 14×15 board from the viewer's side (rules §1): North sees it rotated 180°.
 
-import { COLS, COLS_RU, cellRu } from "./i18n.js";
-import { t } from "./t.js";
+import { COLS, COLS_RU, cellRu } from "./text.js";
+import { t } from "../../core/t.js";
 import { iconSvg, ru, ruName } from "./units.js";
 
 export const WIDTH = 14;

@@ -1,14 +1,16 @@
 // The game screen: board, selection of legal actions, dialogs, clocks, reports, result and replay.
 
 import { Board } from "./board.js";
-import { choose, h, toast } from "./dom.js";
-import { SIDE_RU, cellRu, otherSide, resultHeadline, resultReason } from "./i18n.js";
-import { bindBoardKeys } from "./keys.js";
+import { choose, h, toast } from "../../core/dom.js";
+import { SIDE_RU, otherSide, resultHeadline } from "../../core/i18n.js";
+import { bindBoardKeys } from "../../core/keys.js";
 import { Notes } from "./notes.js";
 import { Replay } from "./replay.js";
 import { notationRu, ownerClass, reportCard, reportSummary } from "./report.js";
-import { t } from "./t.js";
-import { LowTime, sounds, soundsFor } from "./sound.js";
+import { t } from "../../core/t.js";
+import { LowTime, sounds } from "../../core/sound.js";
+import { soundsFor } from "./sounds.js";
+import { cellRu, resultReason } from "./text.js";
 import { KINDS, compositionText, iconSvg, ru, ruName, rulesLink, scaleRow } from "./units.js";
 
 const CELL = "[a-n](?:1[0-5]|[1-9])";
@@ -48,7 +50,7 @@ function groupLegal(legal) {
 export class PlayScreen {
   /**
    * @param {HTMLElement} root
-   * @param {{gameId: string, seat: string|null, send: (msg: object) => boolean, countdown: import("./clock.js").Countdown,
+   * @param {{gameId: string, seat: string|null, send: (msg: object) => boolean, countdown: import("../../core/clock.js").Countdown,
    *          lesson?: boolean, coach?: HTMLElement}} ctx `lesson`: a tutorial lesson (no clocks, game controls,
    *          replay or rematch; `coach`: the lesson's elements, laid out by the
    *          lesson-layout grid around the board)

@@ -1,10 +1,10 @@
 // Step-through replay of a finished game from GET /api/games/{id}/replay (docs/protocol.md).
 // The server sends deltas (moves and removals per ply); the client only applies them.
 
-import { h, toast } from "./dom.js";
-import { api } from "./net.js";
+import { h, toast } from "../../core/dom.js";
+import { api } from "../../core/net.js";
 import { notationRu } from "./report.js";
-import { t, tn } from "./t.js";
+import { t, tn } from "../../core/t.js";
 
 /** Positions 0…N: Map cell → {side, kind}, position i being the board after i plies. */
 export function buildPositions(data) {

@@ -1,8 +1,7 @@
-// Keyboard play (issue 7). The board is one tab stop (roving tabindex, board.js): the arrow keys move the
-// cursor over the cells, Enter or Space press the cell — the same path as a click or a tap (select a unit,
-// move, attack, or note an enemy marker). This module adds what is not tied to a focused cell:
-// Escape cancels a selection, or else closes the battle card, wherever the focus is (a dialog's own Escape
-// closes the dialog first).
+// Keyboard play (issue 7). A game's board is one tab stop (roving tabindex): the arrow keys move the
+// cursor over the cells, Enter or Space press the cell — the same path as a click or a tap. This module adds
+// what is not tied to a focused cell: Escape cancels a selection, or else hides the screen's overlay (a card
+// over the board), wherever the focus is (a dialog's own Escape closes the dialog first).
 
 /**
  * Page-wide keys of the game screen.
@@ -18,7 +17,7 @@ export function bindBoardKeys(screen) {
       screen.clearSelection();
     } else if (screen.overlay && !screen.overlay.hidden) {
       ev.preventDefault();
-      screen.overlay.hidden = true; // the battle card: its ✕ button does the same
+      screen.overlay.hidden = true; // the card over the board: its ✕ button does the same
     }
   };
   document.addEventListener("keydown", onKey);

@@ -1,10 +1,11 @@
 // The setup screen (rules §3): place 58 units in the own 5×14 zone, by drag and drop or by clicks.
 
 import { Board, HEIGHT, WIDTH, cellCol, cellName, cellRow, ring, unitHtml, zoneCells } from "./board.js";
-import { h, toast } from "./dom.js";
-import { SIDE_RU, cellRu, otherSide, problemText } from "./i18n.js";
-import { api } from "./net.js";
-import { t } from "./t.js";
+import { h, toast } from "../../core/dom.js";
+import { SIDE_RU, otherSide } from "../../core/i18n.js";
+import { cellRu, problemText } from "./text.js";
+import { api } from "../../core/net.js";
+import { t } from "../../core/t.js";
 import { CARRIER, FLEET_SIZE, KINDS, iconSvg, ru, ruName, rulesLink } from "./units.js";
 
 const UPDATE_DELAY_MS = 350;
@@ -27,7 +28,7 @@ function turn(cell) {
 export class SetupScreen {
   /**
    * @param {HTMLElement} root
-   * @param {{side: string, send: (msg: object) => boolean, countdown: import("./clock.js").Countdown,
+   * @param {{side: string, send: (msg: object) => boolean, countdown: import("../../core/clock.js").Countdown,
    *          lesson?: boolean, coach?: HTMLElement}} ctx `lesson`: a tutorial lesson (no saved setups, no
    *          opponent to wait for; `coach`: the lesson's elements, laid out by the
    *          lesson-layout grid around the board)

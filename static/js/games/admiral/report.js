@@ -1,8 +1,9 @@
 // Battle reports (карточка боя, rules §11.3) in Russian.
 
-import { h } from "./dom.js";
-import { SIDE_RU, cellRu } from "./i18n.js";
-import { t } from "./t.js";
+import { h } from "../../core/dom.js";
+import { SIDE_RU } from "../../core/i18n.js";
+import { cellRu } from "./text.js";
+import { t } from "../../core/t.js";
 import { compositionText, iconSvg, ru, ruName, rulesLink } from "./units.js";
 
 const METHOD = {

@@ -1,0 +1,47 @@
+// Entry point of «Адмирал»'s game page: the house's page frame (core/page.js), one screen at a time (setup,
+// then play/result/replay).
+
+import { h } from "../../core/dom.js";
+import { startGamePage } from "../../core/page.js";
+import { t } from "../../core/t.js";
+import { PlayScreen } from "./play.js";
+import { SetupScreen } from "./setup.js";
+
+let screen = null; // {kind, obj}
+
+const page = startGamePage({
+  onSnapshot,
+  onSetupState: (msg) => {
+    if (screen?.kind === "setup") screen.obj.onSetupState(msg);
+  },
+  onError: (msg) => screen?.obj.onError(msg),
+  onReconnect: () => screen?.obj.onReconnect?.(),
+});
+const { gameId, screenEl, countdown, send } = page;
+
+function onSnapshot(msg) {
+  const game = msg.game;
+  countdown.set(game.clocks);
+  const seat = page.seatOf(game);
+  const inSetup = game.status === "waiting" || game.status === "setup";
+  if (inSetup && seat) {
+    show("setup", () => new SetupScreen(screenEl, { side: seat, send, countdown }));
+    screen.obj.update(game, msg.setup);
+  } else if (inSetup) {
+    show("wait", () => waitingScreen());
+  } else {
+    show("play", () => new PlayScreen(screenEl, { gameId, seat, send, countdown }));
+    screen.obj.update(game, msg.view, msg.notes);
+  }
+}
+
+function show(kind, make) {
+  if (screen?.kind === kind) return;
+  screenEl.innerHTML = "";
+  screen = { kind, obj: make() };
+}
+
+function waitingScreen() {
+  screenEl.append(h("section", { class: "card narrow" }, h("h2", {}, t("Игроки расставляют флот")), h("p", { class: "muted" }, t("Партия начнётся, когда оба будут готовы."))));
+  return { update() {}, onError() {} };
+}
