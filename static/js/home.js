@@ -1,12 +1,62 @@
-// Home page: in each new-game form the custom time fields are active only with «своё».
+// Home page: the game picker drives both new-game forms (the chosen game's room options, levels and setup time);
+// in each form the custom time fields are active only with «своё», and a room option that does not apply (salvo
+// outside the Hasbro rules…) is greyed out.
 
-for (const form of document.querySelectorAll("form.new-game")) {
+const picker = document.getElementById("pick-game");
+const forms = [...document.querySelectorAll("form.new-game")];
+
+/** Show the parts of the page for `key` (`data-for-game`), disable the others' fields so they are not sent. */
+function pickGame(key, { initial = false } = {}) {
+  const radio = picker?.querySelector(`input[name="pick_game"][value="${key}"]`);
+  for (const el of document.querySelectorAll("[data-for-game]")) {
+    const on = el.dataset.forGame === key;
+    el.hidden = !on;
+    if (el.tagName === "FIELDSET") el.disabled = !on;
+  }
+  for (const field of document.querySelectorAll("[data-game-field]")) field.value = key;
+  const aiForm = document.getElementById("new-ai-game");
+  if (aiForm && radio) aiForm.hidden = radio.dataset.levels === "0";
+  if (!initial && radio) {
+    for (const form of forms) {
+      const minutes = form.querySelector(`input[name="setup_minutes"][value="${radio.dataset.setupMinutes}"]`);
+      if (minutes) minutes.checked = true;
+    }
+    const url = new URL(location.href);
+    url.searchParams.set("game", key);
+    history.replaceState(null, "", url);
+  }
+  for (const form of forms) sync(form);
+}
+
+/** A form's dependent fields: custom time, and room options that apply only under some values of others. */
+function sync(form) {
   const custom = form.querySelector("[data-custom-time]");
-  const sync = () => {
-    const on = form.elements.time_control.value === "custom";
-    custom.hidden = !on;
-    for (const input of custom.querySelectorAll("input")) input.disabled = !on;
-  };
-  form.addEventListener("change", sync);
-  sync();
+  const on = form.elements.time_control.value === "custom";
+  custom.hidden = !on;
+  for (const input of custom.querySelectorAll("input")) input.disabled = !on;
+  for (const label of form.querySelectorAll("[data-applies]")) {
+    const box = label.closest("fieldset");
+    if (box?.disabled) continue;
+    const applies = JSON.parse(label.dataset.applies || "{}");
+    const ok = Object.entries(applies).every(([name, values]) => {
+      const checked = box.querySelector(`input[name="opt_${name}"]:checked`);
+      return checked && values.map(String).includes(checked.value);
+    });
+    const input = label.querySelector("input");
+    input.disabled = !ok;
+    label.classList.toggle("inactive", !ok);
+  }
+}
+
+for (const form of forms) {
+  form.addEventListener("change", () => sync(form));
+}
+if (picker) {
+  picker.addEventListener("change", (ev) => {
+    if (ev.target.name === "pick_game") pickGame(ev.target.value);
+  });
+  const chosen = picker.querySelector('input[name="pick_game"]:checked');
+  pickGame(chosen ? chosen.value : "admiral", { initial: true });
+} else {
+  for (const form of forms) sync(form);
 }

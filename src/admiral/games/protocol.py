@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
-    "SIDES", "Applied", "AutoReply", "GameInfo", "MarkerNotes", "Option", "RuleError", "Ruleset",
+    "SIDES", "Applied", "AutoReply", "GameInfo", "MarkerNotes", "Option", "RuleError", "Ruleset", "info_manifest",
 ]  # fmt: skip
 
 #: The seat labels of every two-seat game of the house.
@@ -61,8 +61,9 @@ class Option:
 
     ``name``: the key in the options dict; ``label``: Russian label (``N_``-marked, English through the catalogs);
     ``choices``: ``(value, Russian label)`` pairs, the first one the default; a ``bool`` option has the choices
-    ``((False, …), (True, …))`` or the reverse. ``applies``: ``{option: values}`` that must hold for this option to
-    matter (the form greys it out otherwise), e.g. salvo only under the Hasbro rules.
+    ``((False, …), (True, …))`` or the reverse, and its ``label`` names the state that is not the default (the
+    home page's checkbox: «Залп», «Попадания без названия»). ``applies``: ``{option: values}`` that must hold for
+    this option to matter (the form greys it out otherwise), e.g. salvo only under the Hasbro rules.
     """
 
     name: str
@@ -102,11 +103,50 @@ class GameInfo:
     chance: bool = False
 
 
+def info_manifest(info: GameInfo) -> dict[str, Any]:
+    """The part of a game's manifest its :class:`GameInfo` declares, JSON-ready: ``key``, ``name``, ``sides``,
+    ``board``, ``levels`` (``{"1": name}``), ``options`` (``[{name, label, choices: [[value, label]], default,
+    applies}]``), ``setup_styles`` (``[[value, label]]``), ``setup_minutes``, ``capabilities`` (sorted).
+
+    Texts are the Russian message ids (the browser's ``t()`` translates them from the page's catalog), so one
+    manifest serves every language.
+
+    >>> info_manifest(GameInfo("x", "Икс", board={"width": 3}))["board"]
+    {'width': 3}
+    """
+    return {
+        "key": info.key,
+        "name": info.name,
+        "sides": list(info.sides),
+        "board": dict(info.board),
+        "levels": {str(n): name for n, name in sorted(info.levels.items())},
+        "options": [
+            {
+                "name": o.name,
+                "label": o.label,
+                "choices": [[v, label] for v, label in o.choices],
+                "default": o.default,
+                "applies": {k: list(v) for k, v in o.applies.items()},
+            }
+            for o in info.options
+        ],
+        "setup_styles": [[v, label] for v, label in info.setup_styles],
+        "setup_minutes": info.setup_minutes,
+        "capabilities": sorted(info.capabilities),
+    }
+
+
 @runtime_checkable
 class Ruleset(Protocol):
     """The core every game implements. ``game`` is the opaque handle :meth:`new_game` makes."""
 
     info: GameInfo
+
+    def manifest(self) -> dict[str, Any]:
+        """What a browser client draws from, JSON-ready and the same for every language and every game of this
+        kind (``GET /games/{key}/manifest.json``): :func:`info_manifest` plus the game's own tables (its board's
+        cell names, its pieces or fleets with their Russian names, the words of its answers…). The client keeps
+        no copy of these tables."""
 
     def options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """The room options from ``raw`` (form or JSON values; missing ones take their defaults), as stored with

@@ -802,12 +802,12 @@ class GameService:
     async def unfinished_games(self, browser_hash: str) -> list[dict[str, Any]]:
         """The games ``browser_hash`` holds a seat in that are not over, newest first (at most 20), for the home
         page: ``{"id", "url", "status" ("waiting"/"setup"/"play"), "side", "ai_level" (None: a friend),
-        "created_at" (aware datetime)}``."""
+        "created_at" (aware datetime), "game" (its key)}``."""
         out = []
         for row, side, holder in await self._db(self.store.unfinished_games, browser_hash):
             out.append({
                 "id": row.id, "url": f"/g/{row.id}", "status": row.status, "side": side,
-                "ai_level": _bot_level(holder), "created_at": row.created_at,
+                "ai_level": _bot_level(holder), "created_at": row.created_at, "game": row.game or DEFAULT_GAME,
             })  # fmt: skip
         return out
 

@@ -34,12 +34,12 @@ from admiral.engine import (
     strongest_declaration,
     validate_setup,
 )
-from admiral.engine.board import HEIGHT, WIDTH
+from admiral.engine.board import COLUMNS_RU, HEIGHT, WIDTH
 from admiral.engine.setup import SetupProblem
 from admiral.i18n import N_, _
 from admiral.progression import game_stats
 
-from ..protocol import Applied, GameInfo, RuleError
+from ..protocol import Applied, GameInfo, RuleError, info_manifest
 
 __all__ = ["INFO", "AdmiralRuleset"]
 
@@ -95,6 +95,19 @@ class AdmiralRuleset:
     info = INFO
     sides = INFO.sides
     _PLAYER_ACTIONS = (Move, Attack, Declare, Detonate)
+
+    def manifest(self) -> dict[str, Any]:
+        """A minimal manifest (its client, ``static/js/games/admiral/``, predates manifests and keeps its tables):
+        :func:`~admiral.games.protocol.info_manifest` plus the board's ``columns`` (Latin) and ``columns_ru``
+        (rules §1) and the ``units`` (``{code, name, count}``, ``name`` Russian, rules §2).
+
+        >>> m = AdmiralRuleset().manifest()
+        >>> m["board"]["width"], m["board"]["columns_ru"][:3], m["units"][0]
+        (14, 'АБВ', {'code': 'A', 'name': 'Авианосец', 'count': 1})
+        """
+        board = {**INFO.board, "columns": "abcdefghijklmn"[:WIDTH], "columns_ru": "".join(COLUMNS_RU)}
+        units = [{"code": k.code, "name": k.ru_name, "count": k.count} for k in Kind]
+        return {**info_manifest(INFO), "board": board, "units": units}
 
     def options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """No room options: always ``{}`` (whatever ``raw`` holds is ignored)."""

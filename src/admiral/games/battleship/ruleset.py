@@ -24,12 +24,14 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from admiral.games.protocol import Applied, GameInfo, RuleError
+from admiral.games.protocol import Applied, GameInfo, RuleError, info_manifest
 from admiral.i18n import N_, _, current
 
 from . import INFO
 from .botapi import LEVELS, Bot
 from .rules import (
+    BOARD,
+    RULES,
     STYLES,
     Abandon,
     Action,
@@ -157,6 +159,40 @@ class BattleshipRuleset:
     """
 
     info: GameInfo = INFO
+
+    def manifest(self) -> dict[str, Any]:
+        """What the browser client draws from (``GET /games/battleship/manifest.json``), beyond
+        :func:`~admiral.games.protocol.info_manifest`:
+
+        - ``board``: ``width``, ``height``, ``rows`` (Latin, the wire's, top to bottom), ``rows_ru`` (the screen's,
+          no Й: A1, D1), ``columns`` (``"1"``…``"10"``, left to right);
+        - ``fleets``: per rule set, the ship classes biggest first: ``{code, size, count, name}`` (``name`` Russian);
+        - ``rule_sets``: per rule set, ``touching`` (ships may touch: B1) and ``again_on_hit`` (a hit shoots again:
+          A5);
+        - ``answers``: per rule set, the words of ``miss``/``hit``/``sunk`` (A5; B2, D4).
+
+        Texts are Russian message ids (the client's ``t()`` translates them).
+
+        >>> m = BattleshipRuleset().manifest()
+        >>> m["board"]["rows_ru"], [s["code"] for s in m["fleets"]["hasbro"]], m["answers"]["classic"]["sunk"]
+        ('АБВГДЕЖЗИК', ['C', 'B', 'D', 'S', 'P'], 'Убит')
+        """
+        board = {**BOARD.to_dict(), "columns": [str(c + 1) for c in range(BOARD.width)]}
+        return {
+            **info_manifest(INFO),
+            "board": board,
+            "fleets": {
+                key: [
+                    {"code": s.code, "size": s.size, "count": s.count, "name": _SHIP_RU.get((key, s.code), s.code)}
+                    for s in rules.fleet
+                ]
+                for key, rules in RULES.items()
+            },
+            "rule_sets": {
+                key: {"touching": rules.touching, "again_on_hit": rules.again_on_hit} for key, rules in RULES.items()
+            },
+            "answers": {key: {a.value: _ANSWER_RU[(key, a)] for a in Answer} for key in RULES},
+        }
 
     # -- options and setup ----------------------------------------------------------------------------------
 

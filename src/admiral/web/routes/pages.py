@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import replace
+from functools import cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
@@ -10,7 +13,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from admiral.engine import COLUMNS_RU, FLEET_SIZE, QUIET_LIMIT, Kind
-from admiral.games import DEFAULT_GAME, GAMES
+from admiral.games import DEFAULT_GAME, GAMES, GameInfo, UnknownGame, ruleset
 from admiral.i18n import _, pgettext
 from admiral.service import GameSettings, ServiceError
 
@@ -24,6 +27,27 @@ router = APIRouter(tags=["pages"])
 OPTION_PREFIX = "opt_"
 #: The board's column letters as one message (the client's ``pt("columns", …)``).
 _COLUMNS = "".join(COLUMNS_RU)
+#: The entry module of each game's client under ``static/js/games/<key>/`` (default ``main.js``).
+_CLIENT_ENTRY = {"admiral": "game.js"}
+
+
+def client_entry(key: str) -> str:
+    """The URL of the entry module of game ``key``'s browser client (``/static/js/games/<key>/main.js``)."""
+    return f"/static/js/games/{key}/{_CLIENT_ENTRY.get(key, 'main.js')}"
+
+
+@cache
+def manifest_text(key: str) -> tuple[str, str]:
+    """Game ``key``'s manifest as JSON text and its version (a hash of the text).
+
+    :raises UnknownGame: for a key no game has."""
+    text = json.dumps(ruleset(key).manifest(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return text, hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def manifest_url(key: str) -> str:
+    """``/games/{key}/manifest.json?v={version}``: the URL pages give their client, cacheable for a year."""
+    return f"/games/{key}/manifest.json?v={manifest_text(key)[1]}"
 
 
 def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
@@ -78,13 +102,56 @@ def _ai_level(body: GameCreate) -> int:
     return body.ai_level
 
 
+def form_options(info: GameInfo) -> list[dict[str, Any]]:
+    """The room options of a game as the home page's forms draw them (fields ``opt_<name>``): a ``bool`` option is
+    a checkbox named by its label whose value is its other choice (unchecked sends nothing: the default), any other
+    a row of radio buttons. ``applies`` (``{option: [values]}``) and ``only`` (the labels of those values, translated,
+    for «только: …») say when it matters."""
+    out = []
+    for o in info.options:
+        flag = isinstance(o.default, bool)
+        only = [
+            label
+            for other in info.options
+            for value, label in other.choices
+            if value in o.applies.get(other.name, ()) and other.name != o.name
+        ]
+        out.append({
+            "name": o.name, "label": o.label, "flag": flag, "choices": o.choices,
+            "value": ("false" if o.default else "true") if flag else None,
+            "note": next((label for value, label in o.choices if value != o.default), "") if flag else "",
+            "applies": {k: list(v) for k, v in o.applies.items()}, "only": ", ".join(_(label) for label in only),
+        })  # fmt: skip
+    return out
+
+
+def room_text(info: GameInfo, options: dict[str, Any]) -> str:
+    """The room options of a game in words, translated: each non-``bool`` option's chosen label, and the label of
+    each ``bool`` option that is not at its default, joined by « · » (e.g. «Hasbro · Залп»); ``""`` without
+    options."""
+    parts = []
+    for o in info.options:
+        value = options.get(o.name, o.default)
+        if isinstance(o.default, bool):
+            if value != o.default and all(options.get(k, None) in v for k, v in o.applies.items()):
+                parts.append(_(o.label))
+        else:
+            parts.append(next((_(label) for v, label in o.choices if v == value), str(value)))
+    return " · ".join(parts)
+
+
 @router.get("/", response_class=HTMLResponse)
-async def home(request: Request, service: ServiceDep, browser: BrowserHash) -> HTMLResponse:
-    """The home page: this browser's unfinished games (if any), the «Играть с другом» and «Играть против ИИ»
-    forms."""
+async def home(request: Request, service: ServiceDep, browser: BrowserHash, game: str = DEFAULT_GAME) -> HTMLResponse:
+    """The home page: this browser's unfinished games (if any), the game picker («Адмирал» | «Морской бой»;
+    ``?game=battleship`` picks one), the «Играть с другом» form (with the chosen game's room options) and «Играть
+    против ИИ» (the chosen game's levels; a note instead for a game without bots yet)."""
+    chosen = game if game in GAMES else DEFAULT_GAME
     ctx = {
         "ai_levels": GAMES[DEFAULT_GAME].info.levels,
         "games": [r.info for r in GAMES.values()],
+        "chosen": chosen,
+        "form_options": {key: form_options(r.info) for key, r in GAMES.items()},
+        "game_names": {key: r.info.name for key, r in GAMES.items()},
         "unfinished": await service.unfinished_games(browser),
     }
     return render(request, "home.html", ctx)
@@ -129,8 +196,13 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
         if not isinstance(raw, dict):
             raise ValueError
         fields = {k: v for k, v in raw.items() if v != "" and not k.startswith(OPTION_PREFIX)}
-        if not is_json:
-            fields["options"] = {k[len(OPTION_PREFIX) :]: v for k, v in raw.items() if k.startswith(OPTION_PREFIX)}
+        if not is_json:  # a form may carry every game's option fields: only the chosen game's count
+            declared = {o.name for o in GAMES[raw["game"]].info.options} if raw.get("game") in GAMES else set()
+            fields["options"] = {
+                k[len(OPTION_PREFIX) :]: v
+                for k, v in raw.items()
+                if k.startswith(OPTION_PREFIX) and k[len(OPTION_PREFIX) :] in declared
+            }
         body = GameCreate.model_validate(fields)
         game_settings = GameSettings.from_form(
             body.time_control, base_minutes=body.base_minutes, increment_seconds=body.increment_seconds,
@@ -170,14 +242,43 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
     return RedirectResponse(f"/g/{game_id}", status_code=303)
 
 
+@router.get("/games/{key}/manifest.json", response_model=None)
+async def game_manifest(request: Request, key: str) -> Response:
+    """What game ``key``'s browser client draws from (:meth:`~admiral.games.protocol.Ruleset.manifest`), the same
+    for every language. Asked for with the current version (``?v=``, as pages do) it is cached for a year
+    (``immutable``); otherwise ``no-cache`` with an ``ETag`` (``304`` for a fresh ``If-None-Match``). ``404`` for a
+    game the house does not have."""
+    try:
+        text, version = manifest_text(key)
+    except UnknownGame:
+        return api_error(404, "not_found", _("Такой игры на сайте нет."))
+    etag = f'"{version}"'
+    fresh = request.query_params.get("v") == version
+    headers = {"Cache-Control": "public, max-age=31536000, immutable" if fresh else "no-cache", "ETag": etag}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(text, media_type="application/json", headers=headers)
+
+
 @router.get("/g/{game_id}", response_class=HTMLResponse)
 async def game_page(request: Request, game_id: str, service: ServiceDep, browser: BrowserHash) -> HTMLResponse:
-    """The game page; the role comes from the cookie."""
+    """The game page; the role comes from the cookie. It loads the entry module of the game's own client
+    (:func:`client_entry`) and names the game (``data-game``, the title)."""
     try:
         g = await service.current(game_id)
     except ServiceError as e:
         return error_page(request, 404, e.message)
-    ctx = {"game_id": g.id, "role": service.role(g, browser), "invite_url": service.invite_url_for(g, browser)}
+    key = g.settings.game if g.settings.game in GAMES else DEFAULT_GAME
+    ctx = {
+        "game_id": g.id,
+        "role": service.role(g, browser),
+        "invite_url": service.invite_url_for(g, browser),
+        "game": key,
+        "game_name": GAMES[key].info.name,
+        "entry": client_entry(key),
+        "manifest_url": manifest_url(key),
+        "room": room_text(GAMES[key].info, g.settings.options),
+    }
     return render(request, "game.html", ctx)
 
 
@@ -190,7 +291,13 @@ async def invite_page(request: Request, invite: str, service: ServiceDep, browse
     state = service.invite_state(g, browser)
     if state != "open":
         return RedirectResponse(f"/g/{g.id}", status_code=303)
-    return render(request, "invite.html", {"game_id": g.id, "invite": invite, "can_join": True})
+    key = g.settings.game if g.settings.game in GAMES else DEFAULT_GAME
+    info = GAMES[key].info
+    ctx = {
+        "game_id": g.id, "invite": invite, "can_join": True, "game": key, "game_name": info.name,
+        "room": room_text(info, g.settings.options),
+    }  # fmt: skip
+    return render(request, "invite.html", ctx)
 
 
 @router.post("/j/{invite}", response_model=None)
