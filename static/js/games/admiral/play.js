@@ -1,6 +1,7 @@
 // The game screen: board, selection of legal actions, dialogs, clocks, reports, result and replay.
 
 import { Board } from "./board.js";
+import { creditBlock, gameControls, resultButtons } from "../../core/controls.js";
 import { choose, h, toast } from "../../core/dom.js";
 import { SIDE_RU, otherSide, resultHeadline } from "../../core/i18n.js";
 import { bindBoardKeys } from "../../core/keys.js";
@@ -503,23 +504,12 @@ export class PlayScreen {
     this.drawEl.hidden = true;
     this.pendingEl.hidden = true;
     if (el.hidden) return;
-    const btn = (label, onclick, cls = "") => h("button", { type: "button", class: `btn ${cls}`, onclick }, label);
-    const row = h("div", { class: "button-row" });
-    const opp = otherSide(this.seat);
-    if (g.draw_offer === this.seat) row.append(btn(t("Ничья предложена"), null, "ghost"));
-    else if (g.draw_offer !== opp && !g.players?.[opp]?.bot) row.append(btn(t("Предложить ничью"), () => this.control("draw.offer")));
-    if (g.can_abort) row.append(btn(t("Прервать партию"), () => this.control("abort", t("Прервать партию без результата?"))));
-    row.append(btn(t("Сдаться"), () => this.control("resign", t("Сдаться? Партия будет проиграна.")), "danger"));
-    if (g.can_claim) row.append(btn(t("Забрать победу"), () => this.control("claim", t("Соперник давно не на связи. Засчитать победу?")), "primary"));
-    if (g.draw_offer === this.seat) row.firstChild.disabled = true;
+    const { row, offer } = gameControls(g, this.seat, (type, question) => this.control(type, question));
     el.append(row);
-    if (g.draw_offer === opp) {
+    if (offer) {
       this.drawEl.hidden = false;
       this.drawEl.innerHTML = "";
-      this.drawEl.append(
-        h("p", {}, t("Соперник предлагает ничью.")),
-        h("div", { class: "button-row" }, btn(t("Принять ничью"), () => this.control("draw.accept"), "primary"), btn(t("Отклонить"), () => this.control("draw.decline"))),
-      );
+      this.drawEl.append(...offer);
     }
     if (this.view?.pending && this.view.to_act !== this.seat) {
       this.pendingEl.hidden = false;
@@ -542,30 +532,9 @@ export class PlayScreen {
     this.resultEl.append(h("h2", {}, headline));
     if (reason) this.resultEl.append(h("p", { class: "reason" }, reason));
     if (this.lesson) return; // a lesson credits nothing and has no rematch, record or new game
-    const credit = g.credit;
-    if (credit && credit.counted) {
-      const sums = { points: credit.points, total: credit.total_points, rank: t(credit.rank.name) };
-      // with a new rank the rank is named once, in its own line
-      const points = credit.new_rank ? t("Очки за партию: {points} (всего {total}).", sums) : t("Очки за партию: {points} (всего {total}). Звание: {rank}.", sums);
-      const lines = [h("p", { class: "credit-points" }, points)];
-      if (credit.new_rank) lines.push(h("p", { class: "credit-rank" }, t("Новое звание: {rank}!", { rank: t(credit.new_rank.name) })));
-      for (const a of credit.awards || []) {
-        const degree = { 1: "III", 2: "II", 3: "I" }[a.after] || "";
-        lines.push(h("p", { class: "credit-award" }, t("Награда: {award}, {degree} степени.", { award: t(a.name), degree })));
-      }
-      this.resultEl.append(h("div", { class: "credit" }, ...lines, h("a", { href: "/profile" }, t("Личное дело"))));
-    } else if (credit && !credit.counted) {
-      this.resultEl.append(h("p", { class: "credit muted" }, t("Партия закончилась слишком рано: очки не начислены.")));
-    }
-    const row = h("div", { class: "button-row" });
-    if (this.seat) {
-      if (g.rematch_url) row.append(h("a", { class: "btn primary", href: g.rematch_url }, t("К реваншу")));
-      else row.append(h("button", { type: "button", class: "btn primary", onclick: () => this.control("rematch") }, t("Реванш")));
-    }
-    if (g.status === "over")
-      row.append(h("a", { class: "btn", href: `/api/games/${encodeURIComponent(this.gameId)}/record.json`, download: `admiral-${this.gameId}.json` }, t("Скачать запись (JSON)")));
-    row.append(h("a", { class: "btn", href: "/" }, t("Новая партия")));
-    this.resultEl.append(row);
+    const credit = creditBlock(g.credit);
+    if (credit) this.resultEl.append(credit);
+    this.resultEl.append(resultButtons({ game: g, seat: this.seat, gameId: this.gameId, control: (type) => this.control(type), file: `admiral-${this.gameId}.json` }));
   }
 
   renderLost() {

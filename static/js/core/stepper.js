@@ -1,0 +1,55 @@
+// The controls of a replay, for any game: to the start, back, forward, to the end, a slider and a line saying
+// where we are. The game draws each position (`onShow(i)`); this only counts.
+
+import { h } from "./dom.js";
+import { t } from "./t.js";
+
+// ⏮ ◀ ▶ ⏭ drawn as SVG: not every system font has the media-control glyphs.
+const ICONS = {
+  first: `<rect x="4" y="5" width="2.5" height="14"/><path d="M20 5v14L8 12z"/>`,
+  prev: `<path d="M17 5v14L6 12z"/>`,
+  next: `<path d="M7 5v14l11-7z"/>`,
+  last: `<rect x="17.5" y="5" width="2.5" height="14"/><path d="M4 5v14l12-7z"/>`,
+};
+
+function svg(name) {
+  return `<svg class="ctl-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">${ICONS[name]}</svg>`;
+}
+
+export class Stepper {
+  /**
+   * @param {{count: number, onShow: (i: number) => void, label: (i: number) => string, onClose: () => void}} opts
+   *        positions 0…count; `label(i)` says what position i is
+   */
+  constructor(opts) {
+    this.opts = opts;
+    this.index = 0;
+    const n = opts.count;
+    const btn = (icon, name, fn) => h("button", { type: "button", class: "btn icon-btn", "aria-label": name, title: name, onclick: fn, html: svg(icon) });
+    this.slider = h("input", { type: "range", min: "0", max: String(n), value: "0", step: "1", "aria-label": t("Полуход") });
+    this.slider.addEventListener("input", () => this.show(Number(this.slider.value)));
+    this.label = h("div", { class: "replay-label", "aria-live": "polite" });
+    this.el = h(
+      "div",
+      { class: "replay-controls" },
+      h(
+        "div",
+        { class: "button-row" },
+        btn("first", t("В начало"), () => this.show(0)),
+        btn("prev", t("Назад"), () => this.show(this.index - 1)),
+        btn("next", t("Вперёд"), () => this.show(this.index + 1)),
+        btn("last", t("В конец"), () => this.show(n)),
+      ),
+      this.slider,
+      this.label,
+      h("button", { type: "button", class: "btn", onclick: () => opts.onClose() }, t("Закрыть запись")),
+    );
+  }
+
+  show(i) {
+    this.index = Math.max(0, Math.min(this.opts.count, i));
+    this.slider.value = String(this.index);
+    this.label.textContent = this.opts.label(this.index);
+    this.opts.onShow(this.index);
+  }
+}

@@ -1,0 +1,613 @@
+// The setup screen of «Морской бой» (rules A2, A3, B1): drag ships from the dock onto the grid (mouse, pen or
+// touch), tap a placed ship or press R to turn it, drag it back to the dock to take it off. The server checks the
+// fleet at every change and every problem it names is shown on the board (a numbered mark on the ship) and under
+// it; auto-arrangement in either style, saved setups per rule set, «Готов» and the setup timer.
+
+import { h, toast } from "../../core/dom.js";
+import { otherSide } from "../../core/i18n.js";
+import { api } from "../../core/net.js";
+import { t } from "../../core/t.js";
+import { Grid } from "./grid.js";
+import { dirOf, draftOf, fitCells, hullClasses, lineCells, shipsOf } from "./ships.js";
+
+const UPDATE_DELAY_MS = 300;
+const DRAG_THRESHOLD_PX = 6;
+
+export class SetupScreen {
+  /**
+   * @param {HTMLElement} root
+   * @param {{manifest: import("./manifest.js").Manifest, side: string, rules: string, options: object,
+   *          send: (msg: object) => boolean, countdown: import("../../core/clock.js").Countdown}} ctx
+   */
+  constructor(root, ctx) {
+    this.root = root;
+    this.m = ctx.manifest;
+    this.side = ctx.side;
+    this.rules = ctx.rules;
+    this.options = ctx.options;
+    this.send = ctx.send;
+    this.countdown = ctx.countdown;
+    this.fleet = this.m.fleet(this.rules);
+    this.ships = []; // [{code, cells}]
+    this.problems = [];
+    this.ready = false;
+    this.dirty = false;
+    this.synced = false;
+    this.awaitingAuto = false;
+    this.asked = [];
+    this.dir = "h"; // the direction of the next ship taken from the dock
+    this.pickCode = null; // a class chosen in the dock for tap-to-place
+    this.selected = -1; // index of the selected placed ship
+    this.drag = null;
+    this.suppressClick = false;
+    this.updateTimer = null;
+    this.build();
+    this.loadSaved();
+  }
+
+  // --- layout -------------------------------------------------------------------------------
+
+  build() {
+    this.root.innerHTML = "";
+    const gridEl = h("div");
+    this.grid = new Grid(gridEl, {
+      manifest: this.m,
+      name: "setup",
+      label: t("Ваше поле: расстановка флота"),
+      onCell: (cell) => this.onCellClick(cell),
+      onKey: (cell, ev) => this.onGridKey(cell, ev),
+    });
+    this.opponentEl = h("span", { class: "opp-state" });
+    this.timerEl = h("span", { class: "clock setup-clock" });
+    this.timerBox = h("span", { class: "setup-timer", title: t("Время на расстановку") }, h("span", { class: "wide-only" }, t("Время на расстановку:")), h("span", { class: "narrow-only", "aria-hidden": "true" }, "⏱"), " ", this.timerEl);
+    this.countEl = h("span", { class: "placed-count" });
+    this.dockEl = h("div", { class: "bs-dock", role: "listbox", "aria-label": t("Корабли: перетащите на поле") });
+    this.rotateBtn = h("button", { type: "button", class: "btn", onclick: () => this.rotateKey() }, "");
+    this.removeBtn = h("button", { type: "button", class: "btn", onclick: () => this.removeSelected() }, t("Убрать с поля"));
+    this.hintEl = h("p", { class: "hint", "aria-live": "polite" });
+    this.autoBtns = this.m.setupStyles().map(([style, label]) => h("button", { type: "button", class: "btn", dataset: { style }, onclick: () => this.onAuto(style) }, label));
+    this.clearBtn = h("button", { type: "button", class: "btn", onclick: () => this.onClear() }, t("Очистить"));
+    this.readyBtn = h("button", { type: "button", class: "btn primary big", onclick: () => this.onReady() }, t("Готов"));
+    this.problemsEl = h("ol", { class: "bs-problems", "aria-live": "polite" });
+    this.savedSelect = h("select", { "aria-label": t("Сохранённые расстановки") });
+    this.saveName = h("input", { type: "text", maxlength: "40", placeholder: t("Название"), "aria-label": t("Название расстановки") });
+    this.loadBtn = h("button", { type: "button", class: "btn", onclick: () => this.onLoad() }, t("Загрузить"));
+    this.deleteBtn = h("button", { type: "button", class: "btn", "aria-label": t("Удалить выбранную расстановку"), onclick: () => this.onDelete() }, t("Удалить"));
+    this.saveBtn = h("button", { type: "button", class: "btn", onclick: () => this.onSave() }, t("Сохранить"));
+
+    const panel = h(
+      "aside",
+      { class: "side-panel bs-panel" },
+      h("h2", { class: "panel-title" }, t("Флот"), " ", this.countEl),
+      this.dockEl,
+      h("div", { class: "button-row" }, this.rotateBtn, this.removeBtn),
+      this.hintEl,
+      h("div", { class: "button-row bs-auto" }, h("span", { class: "bs-auto-label" }, t("Авторасстановка:")), ...this.autoBtns),
+      h("div", { class: "button-row" }, this.clearBtn),
+      h("div", { class: "button-row ready-row" }, this.readyBtn),
+      h(
+        "details",
+        { class: "saved" },
+        h("summary", {}, t("Мои расстановки"), " ", h("span", { class: "muted" }, `(${this.m.roomText({ rules: this.rules })})`)),
+        h("div", { class: "button-row" }, this.savedSelect, this.loadBtn, this.deleteBtn),
+        h("div", { class: "button-row" }, this.saveName, this.saveBtn),
+      ),
+    );
+    const head = h(
+      "div",
+      { class: "bs-status" },
+      h("span", { class: "bs-room" }, t("Расстановка"), " · ", this.m.roomText(this.options)),
+      h("span", {}, t("Соперник:"), " ", this.opponentEl),
+      this.timerBox,
+    );
+    const layout = h("div", { class: "bs-layout bs-setup" }, h("div", { class: "bs-board-col" }, head, gridEl, this.problemsEl), panel);
+    this.root.append(layout);
+    this.layout = layout;
+    this.countdown.bind(this.timerEl, "setup");
+    this.bindDrag(gridEl);
+    this.keyHandler = (ev) => this.onPageKey(ev);
+    document.addEventListener("keydown", this.keyHandler);
+    this.buildDock();
+    this.render();
+  }
+
+  buildDock() {
+    for (const s of this.fleet) {
+      const hull = h("span", { class: "bs-hull", "aria-hidden": "true" });
+      for (let i = 0; i < s.size; i++) hull.append(h("span", { class: "bs-seg", dataset: { i: String(i) } }));
+      const item = h(
+        "button",
+        { type: "button", class: "bs-dock-item", role: "option", dataset: { code: s.code }, onclick: () => this.pick(s.code) },
+        hull,
+        h("span", { class: "bs-dock-name" }, t(s.name)),
+        h("span", { class: "bs-dock-count" }),
+      );
+      this.dockEl.append(item);
+    }
+  }
+
+  // --- server messages ----------------------------------------------------------------------
+
+  /** A snapshot during setup: `game` and `setup` ({draft, problems, ready} or null). */
+  update(game, setup) {
+    const opp = game.players?.[otherSide(this.side)];
+    const who = opp?.bot ? `${t(opp.bot.name)} — ` : "";
+    this.opponentEl.textContent = who + (!opp?.joined ? t("ещё не присоединился") : opp.ready ? t("готов") : t("расставляет"));
+    this.opponentEl.className = `opp-state ${opp?.ready ? "ok" : ""}`;
+    this.timerBox.hidden = game.clocks?.setup_ms == null;
+    if (setup) this.applyState(setup, (!this.synced && !this.awaitingAuto) || setup.ready);
+  }
+
+  onReconnect() {
+    this.asked = [];
+    this.awaitingAuto = false;
+    if (!this.ready && this.synced) this.ask("update");
+  }
+
+  ask(type, extra = {}) {
+    const ok = this.send({ type: `setup.${type}`, setup: draftOf(this.ships), ...extra });
+    if (ok) this.asked.push(type);
+    if (ok && type === "auto") this.awaitingAuto = true;
+    return ok;
+  }
+
+  onSetupState(state) {
+    const answered = this.asked.shift() || "update";
+    if (answered === "auto") this.awaitingAuto = this.asked.includes("auto");
+    this.applyState(state, answered === "auto" || !this.synced || !!state.ready);
+  }
+
+  applyState(state, takeDraft) {
+    if (takeDraft && state.draft) {
+      this.ships = shipsOf(this.m, this.fleet, state.draft);
+      this.selected = -1;
+      this.dirty = false;
+      this.synced = true;
+    }
+    if (!this.dirty) this.problems = state.problems || [];
+    this.ready = !!state.ready;
+    this.render();
+  }
+
+  onError(msg) {
+    this.asked.shift();
+    this.awaitingAuto = this.asked.includes("auto");
+    if (Array.isArray(msg.detail?.problems)) this.problems = msg.detail.problems;
+    this.render();
+  }
+
+  /** The screen is replaced: stop listening to the page's keys. */
+  destroy() {
+    document.removeEventListener("keydown", this.keyHandler);
+  }
+
+  // --- the fleet ----------------------------------------------------------------------------
+
+  left(code) {
+    const cls = this.fleet.find((s) => s.code === code);
+    return (cls?.count ?? 0) - this.ships.filter((s) => s.code === code).length;
+  }
+
+  totalShips() {
+    return this.fleet.reduce((n, s) => n + s.count, 0);
+  }
+
+  /** Cells taken by ships other than ship `except`. */
+  taken(except = -1) {
+    const out = new Set();
+    this.ships.forEach((s, i) => {
+      if (i !== except) for (const c of s.cells) out.add(c);
+    });
+    return out;
+  }
+
+  fits(cells, except = -1) {
+    if (!cells) return false;
+    const taken = this.taken(except);
+    return cells.every((c) => !taken.has(c));
+  }
+
+  shipAt(cell) {
+    return this.ships.findIndex((s) => s.cells.includes(cell));
+  }
+
+  changed() {
+    this.dirty = true;
+    this.render();
+    clearTimeout(this.updateTimer);
+    this.updateTimer = setTimeout(() => {
+      this.dirty = false;
+      this.ask("update");
+    }, UPDATE_DELAY_MS);
+  }
+
+  /** The cells of a ship of `size` whose segment `grab` lies on `cell`, going `dir` (null: off the grid). */
+  shape(cell, size, grab, dir) {
+    const [r, c] = this.m.cellPos(cell);
+    return dir === "v" ? lineCells(this.m, r - grab, c, size, "v") : lineCells(this.m, r, c - grab, size, "h");
+  }
+
+  place(code, cells) {
+    if (this.ready || !this.fits(cells) || this.left(code) <= 0) return false;
+    this.ships.push({ code, cells });
+    if (this.left(code) <= 0 && this.pickCode === code) this.pickCode = null;
+    this.changed();
+    return true;
+  }
+
+  moveShip(i, cells) {
+    if (this.ready || !this.fits(cells, i)) return false;
+    this.ships[i] = { ...this.ships[i], cells };
+    this.changed();
+    return true;
+  }
+
+  /** Turn ship `i` about its cell `pivot` (else its bow), shifted back onto the grid if it sticks out. */
+  rotate(i, pivot = null) {
+    const s = this.ships[i];
+    if (this.ready || !s || s.cells.length < 2) return;
+    const dir = dirOf(this.m, s.cells) === "h" ? "v" : "h";
+    const grab = pivot ? Math.max(0, s.cells.indexOf(pivot)) : 0;
+    const [r, c] = this.m.cellPos(s.cells[grab]);
+    const size = s.cells.length;
+    const tries = [
+      dir === "v" ? fitCells(this.m, r - grab, c, size, "v") : fitCells(this.m, r, c - grab, size, "h"),
+      fitCells(this.m, ...this.m.cellPos(s.cells[0]), size, dir),
+    ];
+    const cells = tries.find((x) => this.fits(x, i));
+    if (!cells) {
+      toast(t("Повернуть нельзя: мешает край поля или другой корабль"), 2500);
+      return;
+    }
+    this.moveShip(i, cells);
+  }
+
+  remove(i) {
+    if (this.ready || i < 0) return;
+    this.ships.splice(i, 1);
+    this.selected = -1;
+    this.changed();
+  }
+
+  removeSelected() {
+    this.remove(this.selected);
+  }
+
+  // --- clicks and keys ----------------------------------------------------------------------
+
+  pick(code) {
+    if (this.suppressClick || this.ready) return;
+    this.selected = -1;
+    this.pickCode = this.pickCode === code || this.left(code) <= 0 ? null : code;
+    this.render();
+  }
+
+  onCellClick(cell) {
+    if (this.suppressClick || this.ready) return;
+    const i = this.shipAt(cell);
+    if (i >= 0) {
+      // a tap on a placed ship turns it (rules: a ship is a straight line, either way)
+      this.selected = i;
+      this.pickCode = null;
+      if (this.ships[i].cells.length > 1) this.rotate(i, cell);
+      else this.render();
+      return;
+    }
+    if (this.pickCode) {
+      const size = this.fleet.find((s) => s.code === this.pickCode).size;
+      const cells = fitCells(this.m, ...this.m.cellPos(cell), size, this.dir);
+      if (!this.place(this.pickCode, cells)) toast(t("Здесь не помещается: мешает другой корабль"), 2500);
+      return;
+    }
+    this.selected = -1;
+    this.render();
+  }
+
+  onGridKey(cell, ev) {
+    if (ev.key === "Delete" || ev.key === "Backspace") {
+      const i = this.shipAt(cell);
+      if (i >= 0) {
+        ev.preventDefault();
+        this.remove(i);
+      }
+    } else if (ev.key === "Escape") {
+      this.selected = -1;
+      this.pickCode = null;
+      this.render();
+    }
+  }
+
+  /** R turns the ship being dragged, else the selected one, else the next one from the dock. */
+  onPageKey(ev) {
+    if (!this.root.isConnected) return this.destroy();
+    if (ev.key !== "r" && ev.key !== "R" && ev.key !== "к" && ev.key !== "К") return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
+    const el = document.activeElement;
+    if (el && (el.tagName === "INPUT" || el.tagName === "SELECT" || el.tagName === "TEXTAREA")) return;
+    ev.preventDefault();
+    this.rotateKey();
+  }
+
+  rotateKey() {
+    if (this.ready) return;
+    if (this.drag?.ghost) {
+      this.drag.dir = this.drag.dir === "h" ? "v" : "h";
+      this.paintGhost();
+      this.dragOver(this.drag.lastX, this.drag.lastY);
+      return;
+    }
+    if (this.selected >= 0) return this.rotate(this.selected);
+    this.dir = this.dir === "h" ? "v" : "h";
+    this.render();
+  }
+
+  onAuto(style) {
+    if (this.ready) return;
+    clearTimeout(this.updateTimer);
+    this.dirty = false;
+    this.selected = -1;
+    this.pickCode = null;
+    if (!this.ask("auto", { style })) toast(t("Нет связи с сервером"));
+  }
+
+  onClear() {
+    if (this.ready) return;
+    this.ships = [];
+    this.selected = -1;
+    this.changed();
+  }
+
+  onReady() {
+    if (!this.isComplete()) return;
+    clearTimeout(this.updateTimer);
+    this.dirty = false;
+    if (!this.ask("ready")) toast(t("Нет связи с сервером"));
+  }
+
+  isComplete() {
+    return this.ships.length === this.totalShips() && this.fleet.every((s) => this.left(s.code) === 0) && !this.dirty && this.problems.length === 0;
+  }
+
+  // --- saved setups (per rule set: a fleet is the rule set's) ---------------------------------
+
+  savedQuery() {
+    return `game=battleship&rules=${encodeURIComponent(this.rules)}`;
+  }
+
+  async loadSaved() {
+    try {
+      const data = await api("GET", `/api/setups?${this.savedQuery()}`);
+      this.saved = Array.isArray(data) ? data : [];
+    } catch {
+      this.saved = [];
+    }
+    this.savedSelect.innerHTML = "";
+    if (!this.saved.length) this.savedSelect.append(h("option", { value: "" }, t("нет сохранённых")));
+    for (const s of this.saved) this.savedSelect.append(h("option", { value: String(s.id) }, s.name));
+    this.loadBtn.disabled = this.deleteBtn.disabled = !this.saved.length;
+  }
+
+  async onSave() {
+    const name = this.saveName.value.trim();
+    if (!name) {
+      toast(t("Введите название расстановки"));
+      this.saveName.focus();
+      return;
+    }
+    try {
+      await api("POST", "/api/setups", { name, setup: draftOf(this.ships), game: "battleship", options: { rules: this.rules } });
+      this.saveName.value = "";
+      toast(t("Расстановка «{name}» сохранена", { name }), 2500);
+      await this.loadSaved();
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+
+  onLoad() {
+    const s = this.saved?.find((x) => String(x.id) === this.savedSelect.value);
+    if (!s || this.ready) return;
+    this.ships = shipsOf(this.m, this.fleet, s.setup || {});
+    this.selected = -1;
+    this.changed();
+  }
+
+  async onDelete() {
+    const s = this.saved?.find((x) => String(x.id) === this.savedSelect.value);
+    if (!s || !confirm(t("Удалить расстановку «{name}»?", { name: s.name }))) return;
+    try {
+      await api("DELETE", `/api/setups/${encodeURIComponent(s.id)}`);
+      await this.loadSaved();
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+
+  // --- drag and drop (pointer events: mouse, pen and touch) ---------------------------------
+
+  bindDrag(gridEl) {
+    gridEl.addEventListener("pointerdown", (ev) => {
+      const cellEl = ev.target.closest(".bs-cell");
+      if (!cellEl || this.ready) return;
+      const i = this.shipAt(cellEl.dataset.cell);
+      if (i < 0) return;
+      const s = this.ships[i];
+      const dir = dirOf(this.m, s.cells);
+      this.startPress(ev, { ship: i, code: s.code, size: s.cells.length, grab: s.cells.indexOf(cellEl.dataset.cell), dir: dir === "1" ? this.dir : dir });
+    });
+    this.dockEl.addEventListener("pointerdown", (ev) => {
+      const item = ev.target.closest(".bs-dock-item");
+      if (!item || this.ready || this.left(item.dataset.code) <= 0) return;
+      const cls = this.fleet.find((s) => s.code === item.dataset.code);
+      const seg = ev.target.closest(".bs-seg");
+      const grab = seg ? Number(seg.dataset.i) : 0;
+      this.startPress(ev, { ship: -1, code: cls.code, size: cls.size, grab, dir: this.dir });
+    });
+  }
+
+  startPress(ev, what) {
+    if (ev.button !== 0) return;
+    const press = { ...what, x: ev.clientX, y: ev.clientY, lastX: ev.clientX, lastY: ev.clientY, id: ev.pointerId, ghost: null, cells: null };
+    const move = (e) => {
+      if (e.pointerId !== press.id) return;
+      if (!press.ghost) {
+        if (Math.hypot(e.clientX - press.x, e.clientY - press.y) < DRAG_THRESHOLD_PX) return;
+        this.drag = press;
+        press.ghost = h("div", { class: "bs-ghost", "aria-hidden": "true" });
+        document.body.append(press.ghost);
+        this.paintGhost();
+        this.layout.classList.add("dragging");
+      }
+      e.preventDefault();
+      this.dragOver(e.clientX, e.clientY);
+    };
+    const up = (e) => {
+      if (e.pointerId !== press.id) return;
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", up);
+      if (!press.ghost) return; // a click: the click handler does it
+      press.ghost.remove();
+      this.drag = null;
+      this.layout.classList.remove("dragging");
+      this.dockEl.classList.remove("drop-hover");
+      this.suppressClick = true;
+      setTimeout(() => (this.suppressClick = false), 0);
+      if (e.type === "pointercancel") return this.render();
+      this.drop(press, e);
+    };
+    window.addEventListener("pointermove", move, { passive: false });
+    window.addEventListener("pointerup", up);
+    window.addEventListener("pointercancel", up);
+    if (ev.target.releasePointerCapture) {
+      try {
+        ev.target.releasePointerCapture(ev.pointerId); // touch captures implicitly: we hit-test ourselves
+      } catch {
+        /* not captured */
+      }
+    }
+  }
+
+  /** The floating ship under the pointer, at the grid's cell size, the grabbed segment under the pointer. */
+  paintGhost() {
+    const d = this.drag;
+    if (!d?.ghost) return;
+    const size = this.grid.element(this.m.cellName(0, 0)).getBoundingClientRect().width;
+    d.ghost.innerHTML = "";
+    d.ghost.className = `bs-ghost bs-ghost-${d.dir}`;
+    d.ghost.style.setProperty("--g", `${size}px`);
+    for (let i = 0; i < d.size; i++) d.ghost.append(h("span", { class: "bs-seg" }));
+    d.offset = (d.grab + 0.5) * size;
+    this.moveGhost(d.lastX, d.lastY);
+  }
+
+  moveGhost(x, y) {
+    const d = this.drag;
+    const size = parseFloat(d.ghost.style.getPropertyValue("--g"));
+    const dx = d.dir === "h" ? x - d.offset : x - size / 2;
+    const dy = d.dir === "v" ? y - d.offset : y - size / 2;
+    d.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
+  }
+
+  dragOver(x, y) {
+    const d = this.drag;
+    d.lastX = x;
+    d.lastY = y;
+    this.moveGhost(x, y);
+    const cell = this.grid.cellAt(x, y);
+    d.cells = cell ? this.shape(cell, d.size, Math.min(d.grab, d.size - 1), d.dir) : null;
+    d.over = cell;
+    d.ok = !!d.cells && this.fits(d.cells, d.ship);
+    this.dockEl.classList.toggle("drop-hover", d.ship >= 0 && this.overDock(x, y));
+    this.render();
+  }
+
+  overDock(x, y) {
+    const el = document.elementFromPoint(x, y);
+    return !!el && !!el.closest(".bs-dock");
+  }
+
+  drop(press, e) {
+    if (press.ship >= 0 && this.overDock(e.clientX, e.clientY)) return this.remove(press.ship);
+    const cell = this.grid.cellAt(e.clientX, e.clientY);
+    const cells = cell ? this.shape(cell, press.size, Math.min(press.grab, press.size - 1), press.dir) : null;
+    if (cells && this.fits(cells, press.ship)) {
+      if (press.ship >= 0) this.moveShip(press.ship, cells);
+      else this.place(press.code, cells);
+      return;
+    }
+    if (cell) toast(t("Здесь не помещается: мешает край поля или другой корабль"), 2500);
+    this.render();
+  }
+
+  // --- drawing ------------------------------------------------------------------------------
+
+  render() {
+    const hull = hullClasses(this.m, this.ships.filter((_, i) => !(this.drag?.ghost && this.drag.ship === i)));
+    const dragged = this.drag?.ghost && this.drag.ship >= 0 ? new Set(this.ships[this.drag.ship].cells) : new Set();
+    const preview = new Set(this.drag?.ghost && this.drag.cells ? this.drag.cells : []);
+    const problemAt = new Map(); // cell → problem numbers
+    const problemShips = new Set();
+    this.problems.forEach((p, n) => {
+      if (!p.cell) return;
+      problemAt.set(p.cell, [...(problemAt.get(p.cell) || []), n + 1]);
+      const i = this.shipAt(p.cell);
+      if (i >= 0) for (const c of this.ships[i].cells) problemShips.add(c);
+      else problemShips.add(p.cell);
+    });
+    const sel = this.selected >= 0 ? new Set(this.ships[this.selected]?.cells || []) : new Set();
+    this.grid.render((cell) => {
+      const cls = [...(hull.get(cell) || [])];
+      if (dragged.has(cell)) cls.push("ghost-from");
+      if (preview.has(cell)) cls.push(this.drag.ok ? "drop-ok" : "drop-bad");
+      if (problemShips.has(cell)) cls.push("problem");
+      if (sel.has(cell)) cls.push("selected");
+      if (this.pickCode && !this.ready && !hull.has(cell)) cls.push("placeable");
+      const nums = problemAt.get(cell);
+      const i = hull.has(cell) ? this.shipAt(cell) : -1;
+      const label = i >= 0 ? this.m.shipName(this.rules, this.ships[i].code) : "";
+      return {
+        cls,
+        html: nums ? `<span class="bs-badge" aria-hidden="true">${nums.join(",")}</span>` : "",
+        label: nums ? `${label}; ${nums.map((n) => this.problems[n - 1].message).join("; ")}` : label,
+        title: nums ? nums.map((n) => this.problems[n - 1].message).join("\n") : label,
+      };
+    });
+    this.layout.classList.toggle("locked", this.ready);
+
+    for (const item of this.dockEl.children) {
+      const code = item.dataset.code;
+      const left = this.left(code);
+      item.querySelector(".bs-dock-count").textContent = `×${left}`;
+      item.classList.toggle("empty", left <= 0);
+      item.classList.toggle("selected", this.pickCode === code);
+      item.classList.toggle("vertical", this.dir === "v");
+      item.setAttribute("aria-selected", String(this.pickCode === code));
+      item.setAttribute("aria-label", t("{name}, осталось {left}", { name: this.m.shipName(this.rules, code), left }));
+      item.disabled = this.ready;
+    }
+    const placed = this.ships.length;
+    this.countEl.textContent = t("{n} из {total}", { n: placed, total: this.totalShips() });
+    this.rotateBtn.textContent = this.selected >= 0 ? t("Повернуть корабль (R)") : this.dir === "h" ? t("Ставить вертикально (R)") : t("Ставить горизонтально (R)");
+    this.rotateBtn.disabled = this.ready;
+    this.removeBtn.disabled = this.ready || this.selected < 0;
+    for (const b of this.autoBtns) b.disabled = this.ready;
+    this.clearBtn.disabled = this.ready || placed === 0;
+    this.readyBtn.disabled = this.ready || !this.isComplete();
+    this.readyBtn.textContent = this.ready ? t("Вы готовы ✓") : t("Готов");
+    this.saveBtn.disabled = placed === 0;
+    this.hintEl.textContent = this.ready
+      ? t("Расстановка принята. Ждём соперника…")
+      : this.pickCode
+        ? t("{ship}: нажмите клетку — там встанет нос корабля.", { ship: this.m.shipName(this.rules, this.pickCode) })
+        : this.selected >= 0
+          ? t("Нажмите корабль или R, чтобы повернуть; перетащите, чтобы переставить, или обратно к флоту, чтобы убрать.")
+          : placed === 0
+            ? t("Перетащите корабли на поле или нажмите «{auto}».", { auto: this.autoBtns[0]?.textContent || "" })
+            : t("Нажмите корабль, чтобы повернуть; перетащите, чтобы переставить.");
+
+    this.problemsEl.innerHTML = "";
+    this.problems.forEach((p) => this.problemsEl.append(h("li", { class: "problem" }, p.message || p.code)));
+    this.problemsEl.hidden = this.problems.length === 0;
+  }
+}
