@@ -243,6 +243,8 @@ def test_phone_friend_game_to_the_end(browser, server_url, bs_shots, page_errors
         winner, loser = (a, b) if a.evaluate("() => window.admiral.game.result.winner") == seat(a) else (b, a)
         assert fired[seat(winner)] >= (20 if rules == "classic" else 17)
         a.screenshot(path=bs_shots / f"{prefix}-play-end.png")
+        heard = set(a.evaluate("() => window.admiral.sounds")) | set(b.evaluate("() => window.admiral.sounds"))
+        assert {"miss", "hit", "sunk"} <= heard and heard & {"win", "end"}, heard  # a sound for every answer
         check_end(winner, loser, bs_shots, prefix)
         if rules == "classic":
             # the classic ring around a sunk ship is known empty (A6) on the shooter's grid

@@ -119,7 +119,7 @@ export class Grid {
     return cell && this.root.contains(cell) ? cell.dataset.cell : null;
   }
 
-  /** The cell nearest to a viewport point when it is over the grid's cells area (for drops near an edge). */
+  /** The button of `cell`. */
   element(cell) {
     return this.cells.get(cell);
   }

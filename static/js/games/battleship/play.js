@@ -300,7 +300,7 @@ export class PlayScreen {
     const v = this.view;
     const shots = allShots(v);
     const last = this.replay ? null : shots[shots.length - 1];
-    this.answerEl.className = `bs-answer${last ? ` answer-${last.answer}` : ""}`;
+    this.answerEl.className = `bs-answer ${last ? `answer-${last.answer}` : "muted"}`;
     if (last) {
       const who = this.seat ? (last.side === this.seat ? t("Вы") : t("Соперник")) : SIDE_RU[last.side];
       this.answerEl.textContent = t("{who}: {cell} — {answer}", { who, cell: this.m.cellText(last.cell), answer: this.m.answerText(this.rules, last) });
