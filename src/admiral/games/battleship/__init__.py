@@ -39,6 +39,7 @@ INFO = GameInfo(
     setup_styles=(("plain", N_("Обычная")), ("hard", N_("Трудная для поиска"))),
     setup_minutes=3,
     capabilities=frozenset(),
+    chance=True,
     board={"width": 10, "height": 10, "rows": "abcdefghij", "rows_ru": "АБВГДЕЖЗИК"},
 )
 
