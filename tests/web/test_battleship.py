@@ -18,6 +18,7 @@ def settings(db_url: str) -> Settings:
     fast as the server answers (a hit shoots again)."""
     return make_settings(db_url, ws_max_rate=1000)
 
+
 OPTIONS = {
     "classic": {"rules": "classic"},
     "hasbro": {"rules": "hasbro"},
@@ -34,6 +35,11 @@ def _ready(wss: dict[str, Any], style: str = "") -> dict[str, dict]:
         assert state["problems"] == [] and len(state["draft"]) in (17, 20)
         ws.send_json({"type": "setup.ready", "setup": state["draft"]})
     return {side: snapshot(ws, status="play") for side, ws in wss.items()}
+
+
+def _decks(snap: dict, side: str) -> set[str]:
+    """The cells of ``side``'s own ships in its own snapshot."""
+    return {cell for ship in snap["view"]["sides"][side]["ships"] for cell in ship["cells"]}
 
 
 def _shoot(wss: dict[str, Any], snaps: dict[str, dict], side: str, cell: str) -> dict[str, dict]:
@@ -55,8 +61,7 @@ def test_a_friend_game_is_played_to_the_end(browsers, rules: str) -> None:  # BA
         wss = {"south": sws, "north": nws}
         snaps = _ready(wss)
         assert snaps["south"]["game"]["settings"]["game"] == "battleship"
-        fleets = {side: set(snaps[side]["view"]["sides"][side]["ships"] and sum(
-            (s["cells"] for s in snaps[side]["view"]["sides"][side]["ships"]), [])) for side in wss}  # fmt: skip
+        fleets = {side: _decks(snaps[side], side) for side in wss}
         shots = 0
         while snaps["south"]["game"]["status"] == "play":
             side = snaps["south"]["view"]["to_act"]
@@ -94,12 +99,11 @@ def test_bad_shots_are_refused_and_change_nothing(browsers) -> None:  # BATTLESH
             refusal = until(wss[side], lambda m: m["type"] == "error")
             assert refusal["code"] == code and refusal["message"], bad
         # a miss passes the turn under classic rules; the same cell again is refused
-        cells = sum((s["cells"] for s in snaps[other]["view"]["sides"][other]["ships"]), [])
+        cells = _decks(snaps[other], other)
         empty = next(a["cell"] for a in snaps[side]["view"]["legal"] if a["cell"] not in cells)
         snaps = _shoot(wss, snaps, side, empty)
         assert snaps[side]["view"]["to_act"] == other
-        hit = next(a["cell"] for a in snaps[other]["view"]["legal"] if a["cell"] in sum(
-            (s["cells"] for s in snaps[side]["view"]["sides"][side]["ships"]), []))  # fmt: skip
+        hit = next(a["cell"] for a in snaps[other]["view"]["legal"] if a["cell"] in _decks(snaps[side], side))
         snaps = _shoot(wss, snaps, other, hit)
         assert snaps[other]["view"]["to_act"] == other  # a hit shoots again (A5)
         version = snaps[other]["game"]["version"]
@@ -111,7 +115,7 @@ def test_bad_shots_are_refused_and_change_nothing(browsers) -> None:  # BATTLESH
 
 
 def test_a_setup_with_touching_ships_is_refused_with_its_reason(browsers) -> None:  # BATTLESHIP.md A2, A3
-    game_id, south, north = start_game(browsers, game="battleship", options={"rules": "classic"})
+    game_id, south, _north = start_game(browsers, game="battleship", options={"rules": "classic"})
     with south.ws(game_id) as ws:
         ws.send_json({"type": "setup.auto", "setup": {}})
         draft = until(ws, lambda m: m["type"] == "setup.state")["draft"]
