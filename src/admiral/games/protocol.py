@@ -86,9 +86,11 @@ class GameInfo:
     game has no bots yet; ``options``: the room options; ``setup_styles``: auto-arrangement styles
     ``(value, Russian label)``, the first one the default; ``setup_minutes``: the default setup time (minutes,
     0 = none); ``capabilities``: the opt-in protocols this game's ruleset implements (``"notes"`` →
-    :class:`MarkerNotes`, ``"auto_reply"`` → :class:`AutoReply`); ``board``: the geometry the client draws
-    (JSON-ready: ``{"width", "height", …}``, the game's manifest holds the rest); ``chance``: the rules draw at
-    random (a first shooter, a die), so :meth:`Ruleset.new_game` gets the game's ``"seed"`` in its settings.
+    :class:`MarkerNotes`, ``"auto_reply"`` → :class:`AutoReply`; ``"progression"``: its finished games are
+    credited to the commanders, :meth:`Ruleset.game_stats` giving what the progression credits); ``board``: the
+    geometry the client draws (JSON-ready: ``{"width", "height", …}``, the game's manifest holds the rest);
+    ``chance``: the rules draw at random (a first shooter, a die), so :meth:`Ruleset.new_game` gets the game's
+    ``"seed"`` in its settings.
     """
 
     key: str

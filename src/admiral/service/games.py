@@ -1413,8 +1413,8 @@ class GameService:
     def _credit(self, g: LiveGame) -> None:
         """Credit the finished game to its human commanders, exactly once (a failure is logged: the game's
         end stands, and crediting is retried when the game is next loaded)."""
-        if self.progress is None or g.game is None:
-            return
+        if self.progress is None or g.game is None or "progression" not in g.rules.info.capabilities:
+            return  # a game without points yet (its statistics are not the ones progression credits)
         try:
             holders = {s: g.seats[s].browser_hash for s in SIDES}
             levels = {s: g.seats[s].bot_level for s in SIDES}

@@ -49,7 +49,7 @@ INFO = GameInfo(
     name=N_("Адмирал"),
     levels={n: lv.ru for n, lv in LEVELS.items()},
     setup_minutes=5,
-    capabilities=frozenset({"notes", "auto_reply"}),
+    capabilities=frozenset({"notes", "auto_reply", "progression"}),
     board={"width": WIDTH, "height": HEIGHT},
 )
 
