@@ -91,7 +91,8 @@ export class PlayScreen {
       h("section", { class: "log-box" }, h("h2", { class: "panel-title" }, t("Журнал выстрелов")), this.logEl),
     );
     const boards = h("div", { class: "bs-boards" }, targetBox, homeBox);
-    const main = h("div", { class: "bs-main" }, h("div", { class: "bs-info" }, this.turnEl, this.answerEl), boards);
+    this.replayTop = h("div", { class: "bs-replay-top" }); // the replay's controls, right above the grids
+    const main = h("div", { class: "bs-main" }, h("div", { class: "bs-info" }, this.turnEl, this.answerEl), this.replayTop, boards);
     this.root.append(h("div", { class: "bs-layout bs-play" }, main, panel));
     this.homeBar.el.insertBefore(sounds.toggleButton(), this.homeBar.clock);
     this.countdown.bind(this.targetBar.clock, this.targetSide);
@@ -186,11 +187,12 @@ export class PlayScreen {
           this.render();
         },
       });
-      this.replayEl.append(this.stepper.el);
+      this.replayTop.append(this.stepper.el);
     }
     this.stepper.el.hidden = false;
     this.replayBtn.hidden = true;
     this.stepper.show(this.stepper.index);
+    this.replayTop.scrollIntoView({ block: "nearest" }); // a phone: from the panel below up to the grids
   }
 
   /** What the grid of `side` shows: its ships (null: hidden), the shots at it, the ring marks, the last shot. */
@@ -301,6 +303,7 @@ export class PlayScreen {
     const shots = allShots(v);
     const last = this.replay ? null : shots[shots.length - 1];
     this.answerEl.className = `bs-answer ${last ? `answer-${last.answer}` : "muted"}`;
+    this.answerEl.hidden = !!this.replay; // the replay's own line says what each shot was
     if (last) {
       const who = this.seat ? (last.side === this.seat ? t("Вы") : t("Соперник")) : SIDE_RU[last.side];
       this.answerEl.textContent = t("{who}: {cell} — {answer}", { who, cell: this.m.cellText(last.cell), answer: this.m.answerText(this.rules, last) });
@@ -370,7 +373,7 @@ export class PlayScreen {
     const g = this.game;
     const over = g.status === "over" || g.status === "aborted";
     this.resultEl.hidden = !over;
-    this.replayEl.hidden = g.status !== "over";
+    this.replayEl.hidden = g.status !== "over" || !!this.replay; // open, its controls sit above the grids
     if (!over) return;
     const result = g.result || this.view?.result;
     this.resultEl.innerHTML = "";
