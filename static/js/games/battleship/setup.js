@@ -581,7 +581,6 @@ export class SetupScreen {
       item.querySelector(".bs-dock-count").textContent = `×${left}`;
       item.classList.toggle("empty", left <= 0);
       item.classList.toggle("selected", this.pickCode === code);
-      item.classList.toggle("vertical", this.dir === "v");
       item.setAttribute("aria-selected", String(this.pickCode === code));
       item.setAttribute("aria-label", t("{name}, осталось {left}", { name: this.m.shipName(this.rules, code), left }));
       item.disabled = this.ready;
