@@ -115,3 +115,17 @@ def test_generic_code_knows_games_only_through_the_registry(layer: str) -> None:
             continue  # the tutorial service serves «Адмирал»'s lessons (issue 17 leaves it to the tutorial's move)
         bad = {m for m in _imports(path) if m.startswith(own)}
         assert bad == set(), f"{path} imports {bad}"
+
+
+def test_only_the_snapshot_module_picks_what_an_audience_sees() -> None:
+    """Issue 17: one module decides what a seat, a spectator or a bot receives; the rest of the session and the
+    web layer never call a game's view functions themselves."""
+    callers = set()
+    for layer in ("service", "web"):
+        for path in _files(layer):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                    if node.func.attr in ("view", "bot_view") and "rules" in ast.unparse(node.func.value):
+                        callers.add(path.name)
+    assert callers == {"snapshot.py"}

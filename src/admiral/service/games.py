@@ -49,7 +49,7 @@ from admiral.i18n import _, ngettext
 from admiral.store import GameRow, GameSeatRow, Store
 from admiral.store.repo import ACTIVE, DuplicatePly, LoadedGame
 
-from . import botpool, metrics
+from . import botpool, metrics, snapshot
 from .clock import GameClock
 from .errors import ServiceError, engine_message
 from .lobby import GameSettings, hash_token, new_game_id
@@ -1019,13 +1019,11 @@ class GameService:
             clocks.update(south_ms=g.settings.base_ms, north_ms=g.settings.base_ms)
         if g.status == "setup" and g.setup_deadline_ms is not None:
             clocks["setup_ms"] = max(0, g.setup_deadline_ms - _wall_ms())
-        game = {
+        public = {
             "id": g.id,
             "status": g.status,
             "version": self._version(g),
-            "seat": side,
             "settings": {k: v for k, v in g.settings.to_dict().items() if k != "time_control"},
-            "invite_url": self.invite_url_for(g, browser_hash) if side is not None else None,
             "players": {
                 s: {
                     "joined": g.seats[s].browser_hash is not None,
@@ -1033,7 +1031,6 @@ class GameService:
                     "bot": self._bot_info(g, g.seats[s].bot_level),
                     "ready": g.seats[s].ready,
                     "disconnected_ms": self._disconnected_ms(g, s, mono),
-                    "auto_declare": g.seats[s].auto_declare if s == side else None,
                 }
                 for s in SIDES
             },
@@ -1043,35 +1040,17 @@ class GameService:
             "can_claim": self.can_claim(g, side, mono),
             "result": g.result,
             "rematch_url": None if g.rematch_id is None else f"/g/{g.rematch_id}",
-            "credit": g.credited.get(side) if side is not None else None,
         }
-        notes = self.notes_of(g, side)
-        view = None
-        setup = None
-        if g.game is not None:
-            audience = "full" if g.status == "over" else (side or "spectator")
-            version = g.rules.ply(g.game)
-            if g.views_version != version:
-                g.views, g.views_version = {}, version
-            view = g.views.get(audience)
-            if view is None:
-                view = g.views[audience] = g.rules.view(g.game, audience)
-        elif side is not None and g.status in ("waiting", "setup"):
-            setup = self._setup_state(g, side)
-        return {"type": "snapshot", "game": game, "view": view, "setup": setup, "notes": notes}
+        invite_url = self.invite_url_for(g, browser_hash) if side is not None else None
+        return snapshot.message(g, side, public, invite_url=invite_url, notes=self.notes_of(g, side))
 
     @staticmethod
     def _bot_info(g: LiveGame, level: int | None) -> dict[str, Any] | None:
         return None if level is None else {"level": level, "name": g.rules.info.levels.get(level, "")}
 
-    def _setup_state(self, g: LiveGame, side: str) -> dict[str, Any]:
-        seat = g.seats[side]
-        problems = g.rules.setup_problems(side, seat.draft, complete=seat.ready, options=g.settings.options)
-        return {"draft": seat.draft, "problems": problems, "ready": seat.ready}
-
     def setup_state_message(self, g: LiveGame, side: str) -> dict[str, Any]:
-        """The ``setup.state`` message for ``side``."""
-        return {"type": "setup.state", **self._setup_state(g, side)}
+        """The ``setup.state`` message for ``side`` (:func:`.snapshot.setup_state`)."""
+        return {"type": "setup.state", **snapshot.setup_state(g, side)}
 
     #: Most deltas one event carries, and most bytes (JSON) they may take: beyond, the event carries none
     #: and other instances read the database.
@@ -1645,7 +1624,7 @@ class GameService:
                     if fresh:
                         bot = g.bots[side] = g.rules.new_bot(level, g.seed ^ SIDES.index(side), g.settings.options)
                     else:
-                        view = g.rules.bot_view(game, side, g.bot_seen.get(side, 0))
+                        view = snapshot.bot_view(g, side, g.bot_seen.get(side, 0))
                     deadline = self._bot_deadline(g, side, level)
                 started = time.perf_counter()
                 notation: str | None = None
@@ -1659,7 +1638,7 @@ class GameService:
                         async with self._locked(g):
                             if g.status != "play" or g.rules.ply(g.game) != ply:
                                 return
-                            view = g.rules.bot_view(game, side, 0)
+                            view = snapshot.bot_view(g, side, 0)
                     submitted = time.monotonic()
                     notation, g.bots[side], began = await self._in_bot_worker(
                         botpool.think, g.rules, bot, view, deadline

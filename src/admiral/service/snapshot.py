@@ -1,0 +1,99 @@
+"""The one place that decides what each audience of a game receives (issue 17): a seat, a spectator or a bot.
+
+Hidden information reaches nobody but through a game's own view function (:meth:`Ruleset.view`,
+:meth:`Ruleset.bot_view`); this module decides which view an audience gets and which per-seat data (the seat's
+setup draft and its problems, its notes on enemy markers, its preferences, its credit, its invite link) go to
+whom. The session code builds the public facts (players, clocks, offers) and calls :func:`message`; nothing else
+in the server picks an audience.
+
+Audiences: ``"south"`` / ``"north"`` (a seat), ``None`` (a spectator; ``"spectator"`` to the rules), and after the
+end ``"full"`` for everyone (both setups open, rules §11.6, BATTLESHIP.md D12).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the live game's type, without an import cycle at run time
+    from .games import LiveGame
+
+__all__ = ["audience", "bot_view", "message", "seat_private", "setup_state", "view"]
+
+
+def audience(g: LiveGame, side: str | None) -> str:
+    """The view a seat (``side``) or a spectator (``None``) gets: everyone's is ``"full"`` once the game is over."""
+    if g.status == "over":
+        return "full"
+    return side or "spectator"
+
+
+def view(g: LiveGame, side: str | None) -> dict[str, Any] | None:
+    """The wire view for ``side`` (``None``: a spectator) at the game's version, or ``None`` before play.
+
+    Built once per version and audience (every socket of an audience gets the same dict: it is never mutated)."""
+    if g.game is None:
+        return None
+    who = audience(g, side)
+    version = g.rules.ply(g.game)
+    if g.views_version != version:
+        g.views, g.views_version = {}, version
+    cached = g.views.get(who)
+    if cached is None:
+        cached = g.views[who] = g.rules.view(g.game, who)
+    return cached
+
+
+def bot_view(g: LiveGame, side: str, since: int) -> Any:
+    """What the bot holding ``side`` may read: its side's view with the events from ply ``since`` on (the rules'
+    own value, immutable, safe to hand to a worker)."""
+    return g.rules.bot_view(g.game, side, since)
+
+
+def setup_state(g: LiveGame, side: str) -> dict[str, Any]:
+    """A seat's own setup: ``{"draft", "problems", "ready"}`` — never sent to anyone but that seat."""
+    seat = g.seats[side]
+    problems = g.rules.setup_problems(side, seat.draft, complete=seat.ready, options=g.settings.options)
+    return {"draft": seat.draft, "problems": problems, "ready": seat.ready}
+
+
+def seat_private(g: LiveGame, side: str | None) -> dict[str, Any]:
+    """The per-seat fields of a snapshot's ``game`` for ``side``: its credit and its own preference; a spectator's
+    are ``None``."""
+    return {
+        "credit": g.credited.get(side) if side is not None else None,
+        "auto_declare": g.seats[side].auto_declare if side is not None else None,
+    }
+
+
+def message(
+    g: LiveGame,
+    side: str | None,
+    public: dict[str, Any],
+    *,
+    invite_url: str | None,
+    notes: dict[str, str] | None,
+) -> dict[str, Any]:
+    """The ``snapshot`` message for ``side`` (docs/protocol.md): the ``public`` facts of the game (status, version,
+    settings, players, clocks, offers, result), the seat's private ones, the audience's view and, before play, the
+    seat's own setup. ``invite_url`` and ``notes`` are the seat's (dropped for a spectator)."""
+    private = seat_private(g, side)
+    players = {
+        s: {**p, "auto_declare": private["auto_declare"] if s == side else None} for s, p in public["players"].items()
+    }
+    game = {
+        **public,
+        "seat": side,
+        "players": players,
+        "invite_url": invite_url if side is not None else None,
+        "credit": private["credit"],
+    }
+    setup = None
+    if g.game is None and side is not None and g.status in ("waiting", "setup"):
+        setup = setup_state(g, side)
+    return {
+        "type": "snapshot",
+        "game": game,
+        "view": view(g, side),
+        "setup": setup,
+        "notes": notes if side is not None else None,
+    }
