@@ -255,9 +255,11 @@ class TestAfterTheGame:
         s = RS.game_stats(g)
         assert s["south"] == {
             "shots": 4, "hits": 2, "sunk": 0, "ships_lost": 0, "accuracy": 0.5, "won": True, "plies": 4, "turns": 2,
+            "decks": 20, "decks_lost": 1, "outcome": "win", "reason": "resign", "counts": False,
         }  # fmt: skip
         assert s["north"] == {
             "shots": 2, "hits": 1, "sunk": 0, "ships_lost": 0, "accuracy": 0.5, "won": False, "plies": 3, "turns": 1,
+            "decks": 20, "decks_lost": 2, "outcome": "loss", "reason": "resign", "counts": False,
         }  # fmt: skip
 
     def test_game_stats_of_a_won_game(self):
