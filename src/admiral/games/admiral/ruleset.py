@@ -281,7 +281,7 @@ class AdmiralRuleset:
         """The «Адмирал» lines of the profile (PROGRESSION.md §4): units sunk, sunk tonnage, bases destroyed,
         the best win streak and the wins over each AI level, in the current language."""
         c = Career.from_dict(career)
-        tonnes = "{:,}".format(c.sunk_tonnes).replace(",", "\u00a0")
+        tonnes = f"{c.sunk_tonnes:,}".replace(",", "\u00a0")
         lines = [
             ("units_sunk", _("Потоплено единиц"), str(c.units_sunk)),
             ("sunk_tonnes", _("Потопленный тоннаж"), _("%(tonnes)s т", tonnes=tonnes)),

@@ -27,9 +27,8 @@ from typing import Any
 from admiral.games.protocol import Applied, Credit, GameInfo, RuleError
 from admiral.i18n import N_, _, current
 
-from . import INFO
+from . import INFO, progression
 from .botapi import LEVELS, Bot
-from . import progression
 from .progression import MIN_TURNS
 from .rules import (
     STYLES,
