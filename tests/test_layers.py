@@ -7,7 +7,7 @@
 - a game's rules (``admiral.games.<key>.rules``) import nothing of the project but themselves, and no game
   imports the session, web, store or bus layers;
 - generic code (``service``, ``store``, ``bus``) imports no game's own modules: it knows games only through the
-  registry (``admiral.games``) and the protocol.
+  registry (``admiral.games``) and the protocol; of ``admiral.progression`` it takes only the ranks (issue 17).
 """
 
 from __future__ import annotations
@@ -114,4 +114,13 @@ def test_generic_code_knows_games_only_through_the_registry(layer: str) -> None:
         if layer == "service" and path.name == "tutorial.py":
             continue  # the tutorial service serves «Адмирал»'s lessons (issue 17 leaves it to the tutorial's move)
         bad = {m for m in _imports(path) if m.startswith(own)}
+        assert bad == set(), f"{path} imports {bad}"
+
+
+@pytest.mark.parametrize("layer", ["service", "store", "bus"])
+def test_generic_code_takes_only_the_ranks_from_progression(layer: str) -> None:
+    """Issue 17: points, statistics and careers are each game's (its ``Progression`` capability); the one table of
+    ranks, decided by the points total over every game, is the house's."""
+    for path in _files(layer):
+        bad = {m for m in _imports(path) if m.startswith("admiral.progression") and m != "admiral.progression.ranks"}
         assert bad == set(), f"{path} imports {bad}"

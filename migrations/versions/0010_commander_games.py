@@ -80,21 +80,23 @@ def upgrade() -> None:
             rows = []
     if rows:
         conn.execute(sa.insert(_GAMES), rows)
-    with op.batch_alter_table("commanders") as batch:
-        batch.drop_column("career")
+    # Not in batch mode: on SQLite that copies ``commanders`` and drops the old table, and with foreign keys on the
+    # drop deletes every row that cascades from a commander (sessions, results, these careers). SQLite ≥ 3.35 drops
+    # a plain column in place.
+    op.drop_column("commanders", "career")
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("commanders") as batch:
-        batch.add_column(sa.Column("career", sa.JSON(), nullable=True))
+    # In place, with a default for the rows there are (no batch mode: see upgrade); PostgreSQL then drops the
+    # default, SQLite cannot without copying the table and keeps it (the models always send a value).
+    op.add_column("commanders", sa.Column("career", sa.JSON(), nullable=False, server_default=sa.text("'{}'")))
     conn = op.get_bind()
     careers = conn.execute(
         sa.select(_GAMES.c.commander_id, _GAMES.c.career).where(_GAMES.c.game == "admiral")
     ).all()  # fmt: skip
     for cid, career in careers:
         conn.execute(sa.update(_COMMANDERS).where(_COMMANDERS.c.id == cid).values(career=career))
-    conn.execute(sa.update(_COMMANDERS).where(_COMMANDERS.c.career.is_(None)).values(career={}))
-    with op.batch_alter_table("commanders") as batch:
-        batch.alter_column("career", existing_type=sa.JSON(), nullable=False)
+    if conn.dialect.name != "sqlite":
+        op.alter_column("commanders", "career", existing_type=sa.JSON(), server_default=None)
     op.drop_index("ix_commander_games_game_points", table_name="commander_games")
     op.drop_table("commander_games")
