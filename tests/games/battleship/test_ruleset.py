@@ -57,7 +57,7 @@ class TestProtocol:
             ("south", "north"),
             3,
         )
-        assert INFO.levels == {} and INFO.capabilities == frozenset() and RS.info is INFO
+        assert INFO.levels == {} and INFO.capabilities == frozenset({"progression"}) and RS.info is INFO
         assert [o.name for o in INFO.options] == ["rules", "salvo", "named"]
         assert [o.default for o in INFO.options] == ["classic", False, True]
         assert INFO.options[1].applies == {"rules": ("hasbro",)} == INFO.options[2].applies
