@@ -7,7 +7,7 @@
 - a game's rules (``admiral.games.<key>.rules``) import nothing of the project but themselves, and no game
   imports the session, web, store or bus layers;
 - generic code (``service``, ``store``, ``bus``) imports no game's own modules: it knows games only through the
-  registry (``admiral.games``) and the protocol.
+  registry (``admiral.games``) and the protocol; of ``admiral.progression`` it takes only the ranks (issue 17).
 """
 
 from __future__ import annotations
@@ -129,3 +129,12 @@ def test_only_the_snapshot_module_picks_what_an_audience_sees() -> None:
                     if node.func.attr in ("view", "bot_view") and "rules" in ast.unparse(node.func.value):
                         callers.add(path.name)
     assert callers == {"snapshot.py"}
+
+
+@pytest.mark.parametrize("layer", ["service", "store", "bus"])
+def test_generic_code_takes_only_the_ranks_from_progression(layer: str) -> None:
+    """Issue 17: points, statistics and careers are each game's (its ``Progression`` capability); the one table of
+    ranks, decided by the points total over every game, is the house's."""
+    for path in _files(layer):
+        bad = {m for m in _imports(path) if m.startswith("admiral.progression") and m != "admiral.progression.ranks"}
+        assert bad == set(), f"{path} imports {bad}"

@@ -17,11 +17,23 @@ from __future__ import annotations
 
 from .admiral import AdmiralRuleset
 from .battleship import BattleshipRuleset
-from .protocol import SIDES, Applied, AutoReply, GameInfo, MarkerNotes, Option, RuleError, Ruleset
+from .protocol import (
+    OUTCOMES,
+    SIDES,
+    Applied,
+    AutoReply,
+    Credit,
+    GameInfo,
+    MarkerNotes,
+    Option,
+    Progression,
+    RuleError,
+    Ruleset,
+)
 
 __all__ = [
-    "DEFAULT_GAME", "GAMES", "SIDES", "Applied", "AutoReply", "GameInfo", "MarkerNotes", "Option", "RuleError",
-    "Ruleset", "UnknownGame", "ruleset",
+    "DEFAULT_GAME", "GAMES", "OUTCOMES", "SIDES", "Applied", "AutoReply", "Credit", "GameInfo", "MarkerNotes",
+    "Option", "Progression", "RuleError", "Ruleset", "UnknownGame", "progression_games", "ruleset",
 ]  # fmt: skip
 
 
@@ -45,3 +57,9 @@ def ruleset(key: str) -> Ruleset:
         return GAMES[key]
     except KeyError:
         raise UnknownGame(key) from None
+
+
+def progression_games() -> dict[str, Ruleset]:
+    """The games whose finished games count on the commanders' profiles (capability ``"progression"``: their
+    rulesets are :class:`Progression`s too), by key, in the registry's order."""
+    return {key: r for key, r in GAMES.items() if "progression" in r.info.capabilities and isinstance(r, Progression)}

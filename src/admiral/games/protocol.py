@@ -1,5 +1,5 @@
 """What the house needs from one game: its facts (:class:`GameInfo`), a small core :class:`Ruleset` and opt-in
-capabilities (:class:`MarkerNotes`, :class:`AutoReply`).
+capabilities (:class:`MarkerNotes`, :class:`AutoReply`, :class:`Progression`).
 
 The session code never touches a game's own types. It deals in:
 
@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
-    "SIDES", "Applied", "AutoReply", "GameInfo", "MarkerNotes", "Option", "RuleError", "Ruleset", "info_manifest",
+    "OUTCOMES", "SIDES", "Applied", "AutoReply", "Credit", "GameInfo", "MarkerNotes", "Option", "Progression",
+    "RuleError", "Ruleset", "info_manifest",
 ]  # fmt: skip
 
 #: The seat labels of every two-seat game of the house.
@@ -86,8 +87,8 @@ class GameInfo:
     game has no bots yet; ``options``: the room options; ``setup_styles``: auto-arrangement styles
     ``(value, Russian label)``, the first one the default; ``setup_minutes``: the default setup time (minutes,
     0 = none); ``capabilities``: the opt-in protocols this game's ruleset implements (``"notes"`` →
-    :class:`MarkerNotes`, ``"auto_reply"`` → :class:`AutoReply`; ``"progression"``: its finished games are
-    credited to the commanders, :meth:`Ruleset.game_stats` giving what the progression credits); ``board``: the
+    :class:`MarkerNotes`, ``"auto_reply"`` → :class:`AutoReply`, ``"progression"`` → :class:`Progression`: its
+    finished games are credited to the commanders from :meth:`Ruleset.game_stats`); ``board``: the
     geometry the client draws (JSON-ready: ``{"width", "height", …}``, the game's manifest holds the rest);
     ``chance``: the rules draw at random (a first shooter, a die), so :meth:`Ruleset.new_game` gets the game's
     ``"seed"`` in its settings.
@@ -261,3 +262,48 @@ class AutoReply(Protocol):
 
     def auto_reply(self, game: Any) -> str | None:
         """The reply's notation when one is due, else ``None``."""
+
+
+#: A finished game's outcome for one seat, as the house counts it (a resignation is a loss).
+OUTCOMES: tuple[str, str, str] = ("win", "draw", "loss")
+
+
+@dataclass(frozen=True)
+class Credit:
+    """What one finished game gives one seat's commander in the game's own career (:class:`Progression`).
+
+    ``counted``: the game counts (an "aborted" game does not: no points, no statistics, nothing stored);
+    ``outcome``: one of :data:`OUTCOMES` when counted, else ``None``; ``points``: earned (≥ 0), added to the
+    commander's one total, which decides the rank across games; ``career``: the game's own totals of this
+    commander after the game (JSON-ready, the form :meth:`Progression.credit` reads back next time; unchanged when
+    not counted); ``shown``: the game's own news for the result screen (JSON-ready, e.g. ``{"awards": [...]}``),
+    merged into the seat's ``game.credit``.
+    """
+
+    counted: bool
+    outcome: str | None
+    points: int
+    career: dict[str, Any]
+    shown: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.points < 0:
+            raise ValueError(f"points cannot be negative: {self.points}")
+        if (self.outcome in OUTCOMES) is not self.counted:
+            raise ValueError(f"a counted game has an outcome of {OUTCOMES}, an aborted one none: {self.outcome!r}")
+
+
+@runtime_checkable
+class Progression(Protocol):
+    """Capability ``"progression"``: a finished game counts on its commanders' profiles (``docs/points.md``). The
+    house keeps, per commander and game, games, wins, draws, losses and points; the game keeps the rest in a
+    JSON-ready ``career`` of its own form, which only it reads."""
+
+    def credit(self, stats: Any, career: Mapping[str, Any], ai_level: int | None) -> Credit:
+        """Credit one seat: ``stats`` is its side's value of :meth:`Ruleset.game_stats`, ``career`` this
+        commander's career in this game (``{}`` before its first counted game), ``ai_level`` the opponent's AI
+        level (``None``: a human). :raises ValueError: for a career or an AI level it cannot read."""
+
+    def career_stats(self, career: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+        """The game's own lines of the profile's block for ``career``: ``(key, label, value)`` in the current
+        language, e.g. ``("accuracy", "Точность", "27 %")``."""

@@ -31,14 +31,14 @@ from passlib.context import CryptContext
 
 from admiral.i18n import _
 from admiral.store import AccountStore, Taken
-from admiral.store.models import CommanderRow
+from admiral.store.models import CommanderGameRow, CommanderRow
 
 from .errors import ServiceError
 from .lobby import hash_token
 from .mail import Mailer
 from .nicknames import nickname_keys
 
-__all__ = ["AccountService", "Commander", "account_key", "normalize_nickname"]
+__all__ = ["AccountService", "CareerTotals", "Commander", "account_key", "normalize_nickname"]
 
 #: Login sessions last this long.
 SESSION_TTL = timedelta(days=30)
@@ -145,7 +145,8 @@ def check_password(password: str, *, nickname: str = "", email: str = "") -> Non
 @dataclass(frozen=True)
 class Commander:
     """A commander as the web layer sees it: ``key`` (identity of its seats and setups), ``registered``,
-    ``nickname`` (``None`` for a guest), ``points``, ``career`` (progression totals)."""
+    ``nickname`` (``None`` for a guest), ``points`` (the total over every game; each game's career:
+    :meth:`AccountService.careers`)."""
 
     id: int | None
     key: str
@@ -153,12 +154,30 @@ class Commander:
     nickname: str | None
     email: str | None
     points: int
-    career: dict
 
     @classmethod
     def of(cls, row: CommanderRow) -> Commander:
         """From a database row."""
-        return cls(row.id, row.key, row.email is not None, row.nickname, row.email, row.points, dict(row.career or {}))
+        return cls(row.id, row.key, row.email is not None, row.nickname, row.email, row.points)
+
+
+@dataclass(frozen=True)
+class CareerTotals:
+    """A commander's career in one game: ``games`` counted, ``wins``, ``draws``, ``losses``, ``points`` earned
+    in it, and ``career``, the game's own totals (its :class:`~admiral.games.Progression` reads them)."""
+
+    game: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    points: int
+    career: dict
+
+    @classmethod
+    def of(cls, row: CommanderGameRow) -> CareerTotals:
+        """From a database row."""
+        return cls(row.game, row.games, row.wins, row.draws, row.losses, row.points, dict(row.career or {}))
 
 
 class AccountService:
@@ -193,6 +212,12 @@ class AccountService:
     def commander(self, key: str) -> Commander:
         """The commander of identity ``key`` (a guest record is created on first need)."""
         return Commander.of(self.store.guest(key))
+
+    def careers(self, commander: Commander) -> dict[str, CareerTotals]:
+        """The commander's career in each game it has a counted game of: game key → :class:`CareerTotals`."""
+        if commander.id is None:
+            return {}
+        return {game: CareerTotals.of(row) for game, row in self.store.careers(commander.id).items()}
 
     def public(self, nickname: str) -> Commander | None:
         """A registered commander by nickname (any case), for the public profile page."""

@@ -1393,11 +1393,11 @@ class GameService:
         """Credit the finished game to its human commanders, exactly once (a failure is logged: the game's
         end stands, and crediting is retried when the game is next loaded)."""
         if self.progress is None or g.game is None or "progression" not in g.rules.info.capabilities:
-            return  # a game without points yet (its statistics are not the ones progression credits)
+            return  # a game without points (it does not say how its statistics become points)
         try:
             holders = {s: g.seats[s].browser_hash for s in SIDES}
             levels = {s: g.seats[s].bot_level for s in SIDES}
-            self.progress.credit(g.id, g.rules.game_stats(g.game), holders, levels)
+            self.progress.credit(g.id, g.rules, g.rules.game_stats(g.game), holders, levels)
             g.credited = self.progress.results(g.id)
         except Exception:
             g.log.exception("crediting the game failed")

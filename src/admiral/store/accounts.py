@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Engine, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
 from .models import (
+    CommanderGameRow,
     CommanderRow,
     FeedbackRow,
     GameResultRow,
@@ -26,7 +27,10 @@ from .models import (
     utcnow,
 )
 
-__all__ = ["AccountStore", "Taken"]
+__all__ = ["AccountStore", "Folded", "Leader", "Taken"]
+
+#: The outcomes a counted game adds to: ``"win"``, ``"draw"``, ``"loss"`` → the counter of ``commander_games``.
+_OUTCOME_COLUMNS = {"win": "wins", "draw": "draws", "loss": "losses"}
 
 
 class Taken(Exception):
@@ -35,6 +39,27 @@ class Taken(Exception):
     def __init__(self, field: str) -> None:
         super().__init__(field)
         self.field = field
+
+
+class Folded(NamedTuple):
+    """What crediting one finished game does to one commander (the answer of :meth:`AccountStore.apply_result`'s
+    ``fold``): ``points`` earned (≥ 0); ``outcome`` ``"win"``/``"draw"``/``"loss"``, or ``None`` for a game that
+    does not count (aborted: nothing but the result row is stored); ``career``: the game's own career after the
+    game (JSON-ready); ``changes``: what the result screen shows (JSON-ready, stored with the result row)."""
+
+    points: int
+    outcome: str | None
+    career: dict[str, Any]
+    changes: dict[str, Any]
+
+
+class Leader(NamedTuple):
+    """One line of the leaderboard: the commander, its points (the total, or one game's) and its counted games (all
+    games, or that game's)."""
+
+    commander: CommanderRow
+    points: int
+    games: int
 
 
 class AccountStore:
@@ -72,7 +97,7 @@ class AccountStore:
             return found
         try:
             with self.sessions.begin() as s:
-                row = CommanderRow(key=key, career={}, points=0)
+                row = CommanderRow(key=key, points=0)
                 s.add(row)
             return row
         except IntegrityError:  # created meanwhile by another request
@@ -130,17 +155,43 @@ class AccountStore:
             s.execute(delete(PasswordResetRow).where(PasswordResetRow.commander_id == commander_id))
             s.execute(delete(SessionRow).where(SessionRow.commander_id == commander_id))
 
-    def leaderboard(self, offset: int, limit: int) -> tuple[list[CommanderRow], int]:
-        """Registered commanders by points (then by registration), a page of them and how many there are."""
+    def leaderboard(self, offset: int, limit: int, game: str | None = None) -> tuple[list[Leader], int]:
+        """Registered commanders by points (then by registration), a page of them and how many there are.
+
+        ``game`` ``None``: every registered commander by the points total, with its games over every game;
+        a game's key: the commanders with a counted game of it, by the points earned in it, with its games.
+        """
         with self.sessions() as s:
             where = CommanderRow.email.is_not(None)
-            rows = s.scalars(
-                select(CommanderRow).where(where)
-                .order_by(CommanderRow.points.desc(), CommanderRow.registered_at, CommanderRow.id)
-                .offset(offset).limit(limit)
+            if game is None:
+                games = (
+                    select(func.coalesce(func.sum(CommanderGameRow.games), 0))
+                    .where(CommanderGameRow.commander_id == CommanderRow.id).scalar_subquery()
+                )  # fmt: skip
+                query = select(CommanderRow, CommanderRow.points, games).where(where)
+                order = CommanderRow.points.desc()
+                count = select(func.count()).select_from(CommanderRow).where(where)
+            else:
+                joined = CommanderGameRow.commander_id == CommanderRow.id
+                mine = (CommanderGameRow.game == game, CommanderGameRow.games > 0)
+                query = select(CommanderRow, CommanderGameRow.points, CommanderGameRow.games).join(
+                    CommanderGameRow, joined
+                ).where(where, *mine)  # fmt: skip
+                order = CommanderGameRow.points.desc()
+                count = (
+                    select(func.count()).select_from(CommanderRow).join(CommanderGameRow, joined).where(where, *mine)
+                )
+            rows = s.execute(
+                query.order_by(order, CommanderRow.registered_at, CommanderRow.id).offset(offset).limit(limit)
             ).all()  # fmt: skip
-            total = s.scalar(select(func.count()).select_from(CommanderRow).where(where)) or 0
-            return list(rows), total
+            total = s.scalar(count) or 0
+            return [Leader(row, int(points), int(n)) for row, points, n in rows], total
+
+    def careers(self, commander_id: int) -> dict[str, CommanderGameRow]:
+        """The commander's career in each game it has a counted game of: game key → row."""
+        with self.sessions() as s:
+            rows = s.scalars(select(CommanderGameRow).where(CommanderGameRow.commander_id == commander_id))
+            return {r.game: r for r in rows}
 
     def place_of(self, points: int) -> int:
         """The leaderboard place (1-based) of a registered commander with ``points``."""
@@ -214,13 +265,16 @@ class AccountStore:
     # -- progression --------------------------------------------------------------------------------
 
     def apply_result(
-        self, game_id: str, side: str, key: str, fold: Callable[[dict[str, Any]], tuple[int, dict, dict]]
+        self, game_id: str, side: str, key: str, game: str, fold: Callable[[dict[str, Any], int], Folded]
     ) -> dict[str, Any] | None:
-        """Credit one finished game to the commander of identity ``key`` (a guest record is made if needed),
-        exactly once: in one transaction the commander's row is locked, ``fold(career) → (points, changes,
-        new career)`` runs, the ``(game_id, side)`` result row is inserted and the career stored.
+        """Credit one finished game of ``game`` to the commander of identity ``key`` (a guest record is made if
+        needed), exactly once: in one transaction the commander's row is locked, ``fold(career, total)`` runs on
+        the commander's career in ``game`` (``{}`` before its first counted game) and its points total, the
+        ``(game_id, side)`` result row is inserted and, for a game that counts, the ``commander_games`` row of
+        ``game`` (made if needed) and the total are brought up to date.
 
         :returns: the ``changes``, or ``None`` if this game was credited already (nothing changes then).
+        :raises ValueError: for negative points or an unknown outcome (nothing changes).
         """
         self.guest(key)
         try:
@@ -230,11 +284,26 @@ class AccountStore:
                 row = s.scalar(select(CommanderRow).where(CommanderRow.key == key).with_for_update())
                 if row is None:
                     return None
-                points, changes, career = fold(dict(row.career or {}))
-                s.add(GameResultRow(game_id=game_id, side=side, commander_id=row.id, points=points, changes=changes))
+                own = s.get(CommanderGameRow, (row.id, game), with_for_update=True)
+                folded = fold(dict(own.career or {}) if own is not None else {}, row.points)
+                if folded.points < 0 or (folded.outcome is not None and folded.outcome not in _OUTCOME_COLUMNS):
+                    raise ValueError(f"bad credit: {folded.points} points, outcome {folded.outcome!r}")
+                s.add(GameResultRow(
+                    game_id=game_id, side=side, commander_id=row.id, points=folded.points, changes=folded.changes,
+                ))  # fmt: skip
                 s.flush()
-                row.career, row.points = career, int(career.get("points", 0))
-            return changes
+                if folded.outcome is not None:
+                    if own is None:
+                        own = CommanderGameRow(commander_id=row.id, game=game, games=0, wins=0, draws=0, losses=0,
+                                               points=0)  # fmt: skip
+                        s.add(own)
+                    own.games += 1
+                    column = _OUTCOME_COLUMNS[folded.outcome]
+                    setattr(own, column, getattr(own, column) + 1)
+                    own.points += folded.points
+                    own.career = dict(folded.career)
+                    row.points += folded.points
+            return folded.changes
         except IntegrityError:  # credited meanwhile (another instance)
             return None
 

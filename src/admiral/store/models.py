@@ -16,6 +16,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     ForeignKeyConstraint,
+    Index,
     Integer,
     String,
     Text,
@@ -24,8 +25,8 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
-    "Base", "CommanderRow", "FeedbackRow", "GameActionRow", "GameResultRow", "GameRow", "GameSeatRow",
-    "MarkerNoteRow", "PasswordResetRow", "SavedSetupRow", "SessionRow", "TutorialProgressRow", "utcnow",
+    "Base", "CommanderGameRow", "CommanderRow", "FeedbackRow", "GameActionRow", "GameResultRow", "GameRow",
+    "GameSeatRow", "MarkerNoteRow", "PasswordResetRow", "SavedSetupRow", "SessionRow", "TutorialProgressRow", "utcnow",
 ]  # fmt: skip
 
 
@@ -159,7 +160,8 @@ class CommanderRow(Base):
     commander a fresh random key and moves everything of the guest's to it. ``nickname_key``,
     ``nickname_key_upper``, ``nickname_key_typed``: the nickname's uniqueness keys by confusable skeleton
     (``admiral.service.nicknames``: how it looks in lower case, in capitals, as typed), each unique; the first
-    finds an account by nickname. ``career``: progression totals (``admiral.progression``).
+    finds an account by nickname. ``points``: the one points total over every game (decides the rank); each game's
+    own career is a :class:`CommanderGameRow`.
     """
 
     __tablename__ = "commanders"
@@ -174,9 +176,28 @@ class CommanderRow(Base):
     nickname_key_typed: Mapped[str | None] = mapped_column(String(192), unique=True, index=True)
     password_hash: Mapped[str | None] = mapped_column(String(255))
     points: Mapped[int] = mapped_column(Integer, default=0, index=True)
-    career: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     registered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class CommanderGameRow(Base):
+    """A commander's career in one game of the house (``docs/points.md``): counted games (aborted ones are not),
+    ``wins``/``draws``/``losses`` (a resignation is a loss), the ``points`` earned in this game (part of
+    ``commanders.points``) and ``career``, the game's own totals in its own JSON form (only the game reads it:
+    ``admiral.games.Progression``). Made by the commander's first counted game of ``game``."""
+
+    __tablename__ = "commander_games"
+    __table_args__ = (Index("ix_commander_games_game_points", "game", "points"),)
+
+    commander_id: Mapped[int] = mapped_column(ForeignKey("commanders.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    career: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
 
 
 class SessionRow(Base):

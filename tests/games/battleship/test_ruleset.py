@@ -57,7 +57,7 @@ class TestProtocol:
             ("south", "north"),
             3,
         )
-        assert INFO.levels == {} and INFO.capabilities == frozenset() and RS.info is INFO
+        assert INFO.levels == {} and INFO.capabilities == frozenset({"progression"}) and RS.info is INFO
         assert [o.name for o in INFO.options] == ["rules", "salvo", "named"]
         assert [o.default for o in INFO.options] == ["classic", False, True]
         assert INFO.options[1].applies == {"rules": ("hasbro",)} == INFO.options[2].applies
@@ -255,9 +255,11 @@ class TestAfterTheGame:
         s = RS.game_stats(g)
         assert s["south"] == {
             "shots": 4, "hits": 2, "sunk": 0, "ships_lost": 0, "accuracy": 0.5, "won": True, "plies": 4, "turns": 2,
+            "decks": 20, "decks_lost": 1, "outcome": "win", "reason": "resign", "counts": False,
         }  # fmt: skip
         assert s["north"] == {
             "shots": 2, "hits": 1, "sunk": 0, "ships_lost": 0, "accuracy": 0.5, "won": False, "plies": 3, "turns": 1,
+            "decks": 20, "decks_lost": 2, "outcome": "loss", "reason": "resign", "counts": False,
         }  # fmt: skip
 
     def test_game_stats_of_a_won_game(self):

@@ -1,7 +1,8 @@
 """«Адмирал» (``../shared/rules/ADMIRAL.md``) as a game of the house: :class:`AdmiralRuleset` implements the core
 :class:`~admiral.games.protocol.Ruleset` over :mod:`admiral.engine` and :mod:`admiral.ai`, with the capabilities
-``notes`` (:class:`~admiral.games.protocol.MarkerNotes`) and ``auto_reply`` (the defender's declaration, rules
-§7.1.2).
+``notes`` (:class:`~admiral.games.protocol.MarkerNotes`), ``auto_reply`` (the defender's declaration, rules
+§7.1.2) and ``progression`` (:class:`~admiral.games.protocol.Progression` over :mod:`admiral.progression`:
+PROGRESSION.md's points, career and awards).
 """
 
 from __future__ import annotations
@@ -37,9 +38,9 @@ from admiral.engine import (
 from admiral.engine.board import COLUMNS_RU, HEIGHT, WIDTH
 from admiral.engine.setup import SetupProblem
 from admiral.i18n import N_, _
-from admiral.progression import game_stats
+from admiral.progression import Career, GameStats, Outcome, game_stats, opponent_factor, points
 
-from ..protocol import Applied, GameInfo, RuleError, info_manifest
+from ..protocol import Applied, Credit, GameInfo, RuleError, info_manifest
 
 __all__ = ["INFO", "AdmiralRuleset"]
 
@@ -271,6 +272,38 @@ class AdmiralRuleset:
     def game_stats(self, game: Game) -> dict[str, Any]:
         """Each side's :class:`admiral.progression.GameStats` of a finished game (PROGRESSION.md §2–§5)."""
         return {side.label: stats for side, stats in game_stats(game.record).items()}
+
+    # -- progression (PROGRESSION.md §2–§5) -------------------------------------------------------
+
+    def credit(self, stats: GameStats, career: Mapping[str, Any], ai_level: int | None) -> Credit:
+        """One seat's points (:func:`admiral.progression.points`) folded into its «Адмирал» career
+        (:meth:`admiral.progression.Career.add`, ``career`` in :meth:`~admiral.progression.Career.to_dict`'s
+        form); the awards that rose go to the result screen (``shown["awards"]``). A resignation is a loss.
+
+        :raises ValueError: for a career it cannot read or an AI level outside 1…5.
+        """
+        gained = points(stats, opponent_factor(ai_level))
+        change = Career.from_dict(career).add(stats, gained, ai_level)
+        if not change.counted:
+            return Credit(False, None, 0, dict(career))
+        outcome = "loss" if stats.outcome is Outcome.RESIGNED else stats.outcome.value
+        awards = [a.to_dict() for a in change.awards]
+        return Credit(True, outcome, change.points, change.after.to_dict(), {"awards": awards})
+
+    def career_stats(self, career: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+        """The «Адмирал» lines of the profile (PROGRESSION.md §4): units sunk, sunk tonnage, bases destroyed,
+        the best win streak and the wins over each AI level, in the current language."""
+        c = Career.from_dict(career)
+        tonnes = f"{c.sunk_tonnes:,}".replace(",", "\u00a0")
+        lines = [
+            ("units_sunk", _("Потоплено единиц"), str(c.units_sunk)),
+            ("sunk_tonnes", _("Потопленный тоннаж"), _("%(tonnes)s т", tonnes=tonnes)),
+            ("bases_destroyed", _("Уничтожено баз"), str(c.bases_destroyed)),
+            ("best_streak", _("Лучшая серия побед"), str(c.best_streak)),
+        ]
+        for level, wins in c.wins_vs_ai.items():
+            lines.append((f"wins_vs_ai_{level}", _("Побед над ИИ уровня %(level)s", level=level), str(wins)))
+        return lines
 
     # -- bots (rules §12) ----------------------------------------------------------------------
 

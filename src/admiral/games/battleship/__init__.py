@@ -3,7 +3,8 @@ BATTLESHIP.md``.
 
 - :data:`INFO`: the game's facts for the registry (key ``"battleship"``, options, setup styles, board);
 - :mod:`.rules`: the pure rules engine (standard library only);
-- :class:`BattleshipRuleset`: the house's :class:`~admiral.games.protocol.Ruleset` over it;
+- :class:`BattleshipRuleset`: the house's :class:`~admiral.games.protocol.Ruleset` over it, with the capability
+  ``progression`` (:mod:`.progression`: points and per-commander totals, ``docs/points.md``);
 - :mod:`.botapi`: the interface bots implement and the registry of levels (empty for now).
 """
 
@@ -38,7 +39,7 @@ INFO = GameInfo(
     ),
     setup_styles=(("plain", N_("Обычная")), ("hard", N_("Трудная для поиска"))),
     setup_minutes=3,
-    capabilities=frozenset(),
+    capabilities=frozenset({"progression"}),
     chance=True,  # the first shooter is drawn from the game's seed (A4, D2): the session must pass it
     board={"width": 10, "height": 10, "rows": "abcdefghij", "rows_ru": "АБВГДЕЖЗИК"},
 )

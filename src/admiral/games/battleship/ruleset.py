@@ -24,11 +24,12 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from admiral.games.protocol import Applied, GameInfo, RuleError, info_manifest
+from admiral.games.protocol import Applied, Credit, GameInfo, RuleError, info_manifest
 from admiral.i18n import N_, _, current
 
-from . import INFO
+from . import INFO, progression
 from .botapi import LEVELS, Bot
+from .progression import MIN_TURNS
 from .rules import (
     BOARD,
     RULES,
@@ -390,33 +391,68 @@ class BattleshipRuleset:
         }
 
     def game_stats(self, game: Game) -> dict[str, Any]:
-        """Per side (``"south"``, ``"north"``), the figures of the game so far:
+        """Per side (``"south"``, ``"north"``), the figures of the game so far (what :mod:`.progression` credits):
 
-        - ``shots``: shots it fired; ``hits``: of them, hits and sinkings; ``accuracy``: ``hits / shots``
-          (0.0 with no shot);
+        - ``shots``: shots it fired; ``hits``: of them, hits and sinkings (enemy decks destroyed); ``accuracy``:
+          ``hits / shots`` (0.0 with no shot);
         - ``sunk``: enemy ships it sank; ``ships_lost``: own ships sunk;
-        - ``won``: it won (``False`` for both in a draw or a game in progress);
+        - ``decks``: decks of a fleet (both fleets follow the same rules: 20 classic, 17 Hasbro); ``decks_lost``:
+          own decks hit;
+        - ``won``: it won (``False`` for both in a draw or a game in progress); ``outcome``: ``"win"``,
+          ``"draw"``, ``"loss"`` (``None`` during the game); ``reason``: why the game ended (``"fleet_sunk"``,
+          ``"resign"``, ``"flag"``, ``"abandon"``, ``"draw"``; ``None`` during the game);
         - ``plies``: the record's plies it made (its shots and its own resignation, flag or abandonment);
-        - ``turns``: turns it began (a turn is a run of shots, see :mod:`.rules.state`).
+        - ``turns``: turns it began (a turn is a run of shots, see :mod:`.rules.state`); ``counts``: both sides
+          began at least :data:`.progression.MIN_TURNS` turns (else the game is "aborted": nothing is credited).
         """
         state = game.state
         out: dict[str, Any] = {}
-        winner = None if state.result is None else state.result.winner
+        result = state.result
+        winner = None if result is None else result.winner
+        turns = {side: sum(1 for s in state.shots[side].values() if s.turn_start) for side in Side}
+        counts = min(turns.values()) >= MIN_TURNS
         for side in Side:
             shots = list(state.shots[side].values())
             hits = sum(1 for s in shots if s.answer is not Answer.MISS)
             ended = sum(1 for e in game.log if isinstance(e, GameOver) and _ends_by(e, side))
+            if result is None:
+                outcome = None
+            else:
+                outcome = "draw" if winner is None else "win" if winner is side else "loss"
             out[side.label] = {
                 "shots": len(shots),
                 "hits": hits,
                 "sunk": len(state.fleets[side.opponent]) - state.afloat[side.opponent],
                 "ships_lost": len(state.fleets[side]) - state.afloat[side],
                 "accuracy": hits / len(shots) if shots else 0.0,
+                "decks": sum(ship.size for ship in state.fleets[side]),
+                "decks_lost": sum(state.damage[side]),
                 "won": winner is side,
+                "outcome": outcome,
+                "reason": None if result is None else result.reason.value,
                 "plies": len(shots) + ended,
-                "turns": sum(1 for s in shots if s.turn_start),
+                "turns": turns[side],
+                "counts": counts,
             }
         return out
+
+    # -- progression (docs/points.md) ------------------------------------------------------------------------
+
+    def credit(self, stats: Mapping[str, Any], career: Mapping[str, Any], ai_level: int | None) -> Credit:
+        """One seat's points (:func:`.progression.points`) and its «Морской бой» totals (:func:`.progression.fold`)
+        after the game; an aborted game (``stats["counts"]`` false) credits nothing.
+
+        :raises ValueError: for a career it cannot read or an AI level outside 1…5.
+        """
+        outcome = progression.outcome(stats)
+        if outcome is None:
+            return Credit(False, None, 0, dict(career))
+        gained = progression.points(stats, ai_level)
+        return Credit(True, outcome, gained, progression.fold(career, stats))
+
+    def career_stats(self, career: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+        """:func:`.progression.career_stats`: shots, hits, accuracy, ships sunk, the fastest win."""
+        return progression.career_stats(career)
 
     # -- bots (see .botapi) -----------------------------------------------------------------------------------
 

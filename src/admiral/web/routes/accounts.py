@@ -18,6 +18,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from admiral.games import progression_games
 from admiral.i18n import N_, _, ngettext
 from admiral.progression import Career, rank_for
 from admiral.service import ServiceError
@@ -290,14 +291,23 @@ async def feedback(request: Request, accounts: AccountsDep, me: CommanderDep) ->
 
 
 def _record_context(commander: Any, accounts: Any, *, own: bool) -> dict[str, Any]:
-    """What «Личное дело» shows: rank and progress, totals, awards left and right (one sign each)."""
-    career = Career.from_dict(commander.career or {})
-    standings = career.award_standings()
+    """What «Личное дело» shows: rank and progress from the points total, totals over every game, a block per game
+    played (its games, wins, draws, losses, points and the game's own lines), «Адмирал»'s awards left and right (one
+    sign each). Reads the database: call it off the event loop."""
+    careers = accounts.careers(commander)
+    admiral = careers.get("admiral")
+    standings = Career.from_dict(admiral.career if admiral is not None else {}).award_standings()
+    games = [
+        {"key": key, "name": rules.info.name, "totals": careers[key], "lines": rules.career_stats(careers[key].career)}
+        for key, rules in progression_games().items()
+        if key in careers
+    ]
     return {
         "commander": commander,
         "own": own,
-        "career": career,
-        "rank": career.rank,
+        "rank": rank_for(commander.points),
+        "totals": {n: sum(getattr(c, n) for c in careers.values()) for n in ("games", "wins", "draws", "losses")},
+        "games": games,
         "left": [a for a in standings if a.award.side == "left"],
         "right": [a for a in standings if a.award.side == "right"],
         "place": accounts.store.place_of(commander.points) if commander.registered else None,
@@ -308,7 +318,7 @@ def _record_context(commander: Any, accounts: Any, *, own: bool) -> dict[str, An
 async def profile(request: Request, accounts: AccountsDep, key: BrowserHash, me: CommanderDep) -> HTMLResponse:
     """This browser's commander: «Личное дело» (a guest's too, with the offer to register)."""
     commander = me or await run_in_threadpool(accounts.commander, key)
-    ctx = _record_context(commander, accounts, own=True)
+    ctx = await run_in_threadpool(_record_context, commander, accounts, own=True)
     ctx["password_changed"] = request.query_params.get("password") == "changed"
     return render(request, "profile.html", ctx)
 
@@ -320,27 +330,44 @@ async def public_profile(request: Request, nickname: str, accounts: AccountsDep,
     if commander is None:
         return error_page(request, 404, _("Командир не найден."))
     own = me is not None and me.id == commander.id
-    return render(request, "profile.html", {**_record_context(commander, accounts, own=own), "public": True})
+    ctx = await run_in_threadpool(_record_context, commander, accounts, own=own)
+    return render(request, "profile.html", {**ctx, "public": True})
 
 
 @router.get("/leaders", response_class=HTMLResponse)
-async def leaders(request: Request, accounts: AccountsDep, page: int = 1) -> HTMLResponse:
-    """Registered commanders by points, ``PAGE_SIZE`` a page."""
+async def leaders(request: Request, accounts: AccountsDep, page: int = 1, game: str = "") -> HTMLResponse:
+    """Registered commanders, ``PAGE_SIZE`` a page: by the points total over every game, or with ``game`` (a key of
+    a game with points) those who played it, by the points earned in it. A switch above the table picks the game."""
+    games = progression_games()
+    if game and game not in games:
+        return error_page(request, 404, _("Такой игры на сайте нет."))
     page = max(1, min(page, 10_000))
-    rows, total = await run_in_threadpool(accounts.store.leaderboard, (page - 1) * PAGE_SIZE, PAGE_SIZE)
+    rows, total = await run_in_threadpool(accounts.store.leaderboard, (page - 1) * PAGE_SIZE, PAGE_SIZE, game or None)
     entries = [
-        {"place": (page - 1) * PAGE_SIZE + i + 1, "nickname": r.nickname, "points": r.points,
-         "rank": rank_for(r.points), "games": Career.from_dict(r.career or {}).games_played}
+        {"place": (page - 1) * PAGE_SIZE + i + 1, "nickname": r.commander.nickname, "points": r.points,
+         "rank": rank_for(r.commander.points), "games": r.games}
         for i, r in enumerate(rows)
     ]  # fmt: skip
     pages = max(1, (total + PAGE_SIZE - 1) // PAGE_SIZE)
-    return render(request, "leaders.html", {"entries": entries, "page": page, "pages": pages, "total": total})
+    switch = [("", N_("Все игры"))] + [(key, rules.info.name) for key, rules in games.items()]
+    return render(
+        request, "leaders.html",
+        {"entries": entries, "page": page, "pages": pages, "total": total, "game": game,
+         "game_name": games[game].info.name if game else None, "switch": switch},
+    )  # fmt: skip
 
 
 @router.get("/api/me", tags=["api"])
 async def api_me(me: CommanderDep, key: BrowserHash, accounts: AccountsDep) -> dict[str, Any]:
-    """This browser's commander: ``{"registered", "nickname", "points", "rank"}``."""
+    """This browser's commander: ``{"registered", "nickname", "points", "rank", "games_played", "games"}``:
+    ``points`` the total over every game and ``rank`` by it, ``games_played`` counted games of every game, and
+    ``games`` per game played ``{key: {"games", "wins", "draws", "losses", "points"}}``."""
     commander = me or await run_in_threadpool(accounts.commander, key)
-    career = Career.from_dict(commander.career or {})
-    return {"registered": commander.registered, "nickname": commander.nickname, "points": career.points,
-            "rank": career.rank.to_dict(), "games_played": career.games_played}  # fmt: skip
+    careers = await run_in_threadpool(accounts.careers, commander)
+    per_game = {
+        game: {"games": c.games, "wins": c.wins, "draws": c.draws, "losses": c.losses, "points": c.points}
+        for game, c in careers.items()
+    }
+    return {"registered": commander.registered, "nickname": commander.nickname, "points": commander.points,
+            "rank": rank_for(commander.points).to_dict(), "games_played": sum(c.games for c in careers.values()),
+            "games": per_game}  # fmt: skip
