@@ -30,6 +30,11 @@ class TestRandomLayout:
             assert layout_problems(layout, k) == []
             assert layout_from_setup(setup_of(layout), k) == layout
 
+    def test_the_dense_fallback_is_legal_too(self) -> None:
+        k = Knowledge.new("classic")
+        layout = random_layout(k, random.Random(2), tries=0)  # straight to importance resampling
+        assert layout_problems(layout, k) == []
+
     @pytest.mark.parametrize("touching", [True, False])
     def test_every_legal_layout_is_equally_likely(self, touching: bool) -> None:
         """On a 4 × 3 board with ships of 3 and 2, every legal layout turns up about equally often."""
