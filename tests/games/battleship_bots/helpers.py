@@ -1,13 +1,29 @@
-"""Shared helpers of the battleship bot tests: random positions, and an independent exact enumeration of
-consistent layouts on small boards."""
+"""Shared helpers of the battleship bot tests: games played against the referee, and an independent exact
+enumeration of consistent layouts on small boards."""
 
 from __future__ import annotations
 
 import itertools
 import random
 
-from admiral.games.battleship.bots import Knowledge, Sea, consistent, random_layout
+from admiral.games.battleship.bots import Knowledge, Sea, consistent, make_bot, parse_cell, random_layout
 from admiral.games.battleship.bots.sea import Layout
+
+
+def play_alone(level: int, rules: Knowledge, layout: Layout, seed: int, check=None) -> Knowledge:
+    """Let a bot of ``level`` sink ``layout``; ``check(knowledge, cell)`` runs before each shot is fired.
+    Returns the final knowledge."""
+    bot = make_bot(level, seed)
+    sea = Sea(rules, layout)
+    k = rules
+    while not sea.defeated:
+        assert len(k.shots) < rules.width * rules.height, "the game did not end within width × height shots"
+        cell = parse_cell(bot.shoot(k, deadline_s=5.0))
+        if check is not None:
+            check(k, cell)
+        answer, code = sea.fire(cell)
+        k = k.after(cell, answer, code)
+    return k
 
 
 def random_position(rules: Knowledge, rng: random.Random, shots: int) -> tuple[Knowledge, Layout]:

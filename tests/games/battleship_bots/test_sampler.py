@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from admiral.games.battleship.bots import Knowledge, Sea, consistent
+from admiral.games.battleship.bots import Knowledge, Sea, consistent, random_layout
 from admiral.games.battleship.bots.model import Facts
 from admiral.games.battleship.bots.sampler import Sampler, estimate, nth_bit
 
@@ -37,6 +37,23 @@ def test_every_drawn_fleet_is_consistent_with_the_answers(rules: str, named: boo
                 checked += 1
         assert consistent(k, truth)
     assert checked > 300
+
+
+def test_draws_follow_a_real_game() -> None:
+    """Positions a hunter reaches (hits in lines, sunk ships), not just random shots."""
+    from .helpers import play_alone
+
+    rules = Knowledge.new("hasbro", named=False)
+    layout = random_layout(rules, random.Random(4))
+    positions = []
+    play_alone(4, rules, layout, 4, check=lambda k, cell: positions.append(k))
+    rng = random.Random(5)
+    for k in positions[::3]:
+        sampler = Sampler(Facts(k))
+        for _ in range(10):
+            weight, chosen = sampler.draw(rng)
+            if weight:
+                assert consistent(k, sampler.layout(chosen))
 
 
 CASES = [
