@@ -69,7 +69,8 @@ class Facts:
     Cell masks: ``shot``, ``miss``, ``hit`` (answered «ранен»), ``sunk`` (answered «убит»), ``targets`` (hit or
     sunk: must be covered). ``order[c]``: when cell ``c`` was shot (index into ``shots``, -1 if never); ``code[c]``:
     the code named there, if any. Per type ``t`` of :attr:`types`, placement masks over the placements of its size:
-    ``valid[t]`` (conditions 1-misses, 2, 3), ``whole[t]`` the valid ones all shot (a sunk ship),
+    ``valid[t]`` (conditions 1-misses, 2, 3; in the classic rules also no hit or sunk cell beside the placement,
+    which condition 4 implies), ``whole[t]`` the valid ones all shot (a sunk ship),
     ``afloat[t]`` the valid ones with a cell not shot, ``free[t]`` the valid ones with no cell shot.
     """
 
