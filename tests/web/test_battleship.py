@@ -163,3 +163,36 @@ def test_saved_setups_are_kept_per_game_and_fleet(browsers) -> None:
     assert b.get("/api/setups").json() == []  # «Адмирал»'s own list
     r = b.post("/api/setups", json={"name": "x", "setup": {"a1": "C"}, "game": "battleship", "options": {}})
     assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_setup"
+
+
+@pytest.mark.parametrize(("level", "rules"), [(1, "classic"), (3, "salvo"), (5, "unnamed")])
+def test_a_game_against_each_ai_level_is_played_to_the_end(browsers, level: int, rules: str) -> None:
+    """The bot sets up at once, answers every turn through its seat's view only, and the game ends by a fleet
+    sunk: the human aims at the bot's fleet once the end reveals it (it never does before)."""
+    b = browsers()
+    r = b.post("/games", json={"game": "battleship", "options": OPTIONS[rules], "opponent": "ai", "ai_level": level,
+                               "side": "south"})  # fmt: skip
+    assert r.status_code == 201, r.text
+    game_id = r.json()["game_id"]
+    with b.ws(game_id) as ws:
+        ws.send_json({"type": "setup.auto", "setup": {}})
+        state = until(ws, lambda m: m["type"] == "setup.state")
+        ws.send_json({"type": "setup.ready", "setup": state["draft"]})
+        snap = snapshot(ws, status="play")
+        assert snap["game"]["players"]["north"]["bot"]["level"] == level
+        assert snap["view"]["sides"]["north"]["ships"] is None  # the bot's fleet stays hidden
+        bot_shots = 0
+        for _ in range(400):
+            if snap["game"]["status"] != "play":
+                break
+            if snap["view"]["to_act"] == "south":
+                version = snap["game"]["version"]
+                ws.send_json({"type": "action", "ply": version, "action": snap["view"]["legal"][0]["cell"]})
+                snap = until(ws, lambda m, v=version: m["type"] == "snapshot" and m["game"]["version"] > v, limit=400)
+            else:
+                snap = until(ws, lambda m: (m["type"] == "snapshot" and m["view"] and m["view"]["to_act"] != "north")
+                             or (m["type"] == "snapshot" and m["game"]["status"] != "play"), limit=400)  # fmt: skip
+            bot_shots = len(snap["view"]["sides"]["north"]["shots"])
+        assert snap["game"]["status"] == "over", snap["game"]
+        assert snap["game"]["result"]["reason"] == "fleet_sunk"
+        assert bot_shots > 0

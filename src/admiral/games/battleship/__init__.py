@@ -5,7 +5,8 @@ BATTLESHIP.md``.
 - :mod:`.rules`: the pure rules engine (standard library only);
 - :class:`BattleshipRuleset`: the house's :class:`~admiral.games.protocol.Ruleset` over it, with the capability
   ``progression`` (:mod:`.progression`: points and per-commander totals, ``docs/points.md``);
-- :mod:`.botapi`: the interface bots implement and the registry of levels (empty for now).
+- :mod:`.botapi`: the interface bots implement and the registry of levels, filled by :mod:`.seat_bot` with the
+  five levels of :mod:`.bots`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from admiral.games.protocol import GameInfo, Option
 from admiral.i18n import N_
 
 from .botapi import LEVELS, Bot, BotLevel
+from .seat_bot import register
+
+register()  # the five levels of :mod:`.bots` into LEVELS, before INFO lists them
 
 __all__ = ["INFO", "LEVELS", "BattleshipRuleset", "Bot", "BotLevel"]
 
