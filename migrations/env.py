@@ -48,12 +48,21 @@ def run_migrations_online() -> None:
     engine = make_engine(url)
     if not url.startswith("sqlite"):
         engine.pool = pool.NullPool(engine.pool._creator)
+    sqlite = url.startswith("sqlite")
     with engine.connect() as connection:
-        context.configure(
-            connection=connection, target_metadata=target_metadata, render_as_batch=url.startswith("sqlite")
-        )
+        if sqlite:
+            # Batch mode copies a table and drops the old one: with foreign keys on (the app's connections turn
+            # them on), the drop cascaded to every row referring to it (0006 emptied sessions and game results).
+            # The pragma only takes effect outside a transaction, so before the migrations' transaction begins.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
+        context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=sqlite)
         with context.begin_transaction():
             context.run_migrations()
+        if sqlite:
+            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+            if broken:
+                raise RuntimeError(f"the migrations left rows whose references are gone: {broken[:5]}")
     engine.dispose()
 
 

@@ -31,7 +31,9 @@ def upgrade() -> None:
         sa.Column("note", sa.String(8), nullable=False),
         sa.Column("ply", sa.Integer(), nullable=False),
         sa.ForeignKeyConstraint(
-            ["game_id", "side"], ["game_seats.game_id", "game_seats.side"], ondelete="CASCADE",
+            ["game_id", "side"],
+            ["game_seats.game_id", "game_seats.side"],
+            ondelete="CASCADE",
             name="fk_marker_notes_seat",
         ),
     )
