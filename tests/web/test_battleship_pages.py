@@ -73,9 +73,9 @@ def test_home_offers_both_games_and_the_room_options(browsers) -> None:
     assert 'name="opt_salvo" value="true"' in html and "Залп" in html
     assert 'name="opt_named" value="false"' in html and "Попадания без названия" in html
     assert 'data-applies="{&#34;rules&#34;: [&#34;hasbro&#34;]}"' in html  # greyed out under «Классика»
-    # no AI for «Морской бой» yet: the AI form is hidden, a note says so
-    assert re.search(r'<form [^>]*id="new-ai-game" hidden>', html)
-    assert "ИИ пока не играет" in html
+    # «Морской бой» has its AI levels: the AI form is offered with them
+    assert not re.search(r'<form [^>]*id="new-ai-game" hidden>', html)
+    assert "Адмиральский" in html
     assert '<input type="hidden" name="game" value="battleship" data-game-field>' in html
     # the setup time defaults to the game's own (3 minutes)
     assert re.search(r'name="setup_minutes" value="3" checked', html)
@@ -107,8 +107,10 @@ def test_home_form_posts_the_room_options(browsers) -> None:
     # a room the rules do not have is refused, with the reason
     r = b.post("/games", data={"opponent": "friend", "game": "battleship", "opt_rules": "classic", "opt_salvo": "true"})
     assert r.status_code == 400
-    # against the AI: «Морской бой» has no levels yet
+    # against the AI: one of «Морской бой»'s levels, a level it does not have refused
     r = b.post("/games", data={"opponent": "ai", "ai_level": "1", "game": "battleship", "opt_rules": "classic"})
+    assert r.status_code == 303
+    r = b.post("/games", data={"opponent": "ai", "ai_level": "6", "game": "battleship", "opt_rules": "classic"})
     assert r.status_code == 400 and "ИИ" in r.text
 
 

@@ -57,7 +57,8 @@ class TestProtocol:
             ("south", "north"),
             3,
         )
-        assert INFO.levels == {} and INFO.capabilities == frozenset({"progression"}) and RS.info is INFO
+        assert INFO.levels == {1: "Юнга", 2: "Матрос", 3: "Мичман", 4: "Капитан", 5: "Адмиральский"}
+        assert INFO.capabilities == frozenset({"progression"}) and RS.info is INFO
         assert [o.name for o in INFO.options] == ["rules", "salvo", "named"]
         assert [o.default for o in INFO.options] == ["classic", False, True]
         assert INFO.options[1].applies == {"rules": ("hasbro",)} == INFO.options[2].applies
@@ -302,9 +303,9 @@ class FirstCellBot:
 
 
 class TestBots:
-    def test_no_levels_yet(self):
+    def test_an_unknown_level_is_refused(self):
         with pytest.raises(ValueError):
-            RS.new_bot(1, 7, CLASSIC)
+            RS.new_bot(6, 7, CLASSIC)
 
     def test_a_registered_bot_plugs_in(self, monkeypatch):
         monkeypatch.setitem(LEVELS, 1, BotLevel("Юнга", FirstCellBot))
