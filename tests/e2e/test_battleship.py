@@ -43,7 +43,7 @@ def create_from_home(page, server_url: str, rules: str = "classic", salvo: bool 
     assert form.locator("input[name=game]").input_value() == "battleship"
     assert form.locator("fieldset[data-for-game=battleship]").is_visible()
     assert not form.locator("fieldset[data-for-game=admiral]").is_visible()  # no sides to choose in this game
-    assert page.locator("#new-ai-game").is_hidden() and page.locator(".no-ai").is_visible()
+    assert page.locator("#new-ai-game").is_visible() and page.locator(".no-ai").is_hidden()  # it has AI levels
     salvo_box = form.locator("input[name=opt_salvo]")
     assert salvo_box.is_disabled()  # «Залп» applies only under the Hasbro rules
     if rules == "hasbro":

@@ -13,6 +13,9 @@ import { dirOf, draftOf, fitCells, hullClasses, lineCells, shipsOf } from "./shi
 const UPDATE_DELAY_MS = 300;
 const DRAG_THRESHOLD_PX = 6;
 
+// a stopwatch drawn inline: an emoji (⏱) is a blank box where the system has no emoji font (Debian's Chromium)
+const STOPWATCH = `<svg class="ctl-icon" viewBox="0 0 24 24" focusable="false"><circle cx="12" cy="13" r="8" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 13V9M10 2h4M19 5l-1.5 1.5" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>`;
+
 export class SetupScreen {
   /**
    * @param {HTMLElement} root
@@ -59,7 +62,7 @@ export class SetupScreen {
     });
     this.opponentEl = h("span", { class: "opp-state" });
     this.timerEl = h("span", { class: "clock setup-clock" });
-    this.timerBox = h("span", { class: "setup-timer", title: t("Время на расстановку") }, h("span", { class: "wide-only" }, t("Время на расстановку:")), h("span", { class: "narrow-only", "aria-hidden": "true" }, "⏱"), " ", this.timerEl);
+    this.timerBox = h("span", { class: "setup-timer", title: t("Время на расстановку") }, h("span", { class: "wide-only" }, t("Время на расстановку:")), h("span", { class: "narrow-only", "aria-hidden": "true", html: STOPWATCH }), " ", this.timerEl);
     this.countEl = h("span", { class: "placed-count" });
     this.dockEl = h("div", { class: "bs-dock", role: "listbox", "aria-label": t("Корабли: перетащите на поле") });
     this.rotateBtn = h("button", { type: "button", class: "btn", onclick: () => this.rotateKey() }, "");
