@@ -28,8 +28,9 @@ def test_play_against_level_1(browser, server_url, shots, page_errors):
         page.set_default_timeout(TIMEOUT_MS)
         page.goto(server_url + "/")
         form = page.locator("#new-ai-game")
-        assert form.get_by_text("Адмиральский").is_visible()
-        form.locator("input[name=ai_level][value='1']").check()
+        levels = form.locator('fieldset[data-for-game="admiral"]')  # each game of the house lists its own levels
+        assert levels.get_by_text("Адмиральский").is_visible()
+        levels.locator("input[name=ai_level][value='1']").check()
         form.locator("input[name=time_control][value=none]").check()
         form.locator("input[name=setup_minutes][value='0']").check()
         form.locator("input[name=side][value=south]").check()

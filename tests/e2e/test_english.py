@@ -24,7 +24,7 @@ def switch(page, lang: str) -> None:
 def start_vs_ai(page, shots, name: str) -> None:
     """From the (English) home page: level 1, no clock, South; arrange automatically and get ready."""
     form = page.locator("#new-ai-game")
-    form.locator("input[name=ai_level][value='1']").check()
+    form.locator("fieldset[data-for-game=admiral] input[name=ai_level][value='1']").check()
     form.locator("input[name=time_control][value=none]").check()
     form.locator("input[name=setup_minutes][value='0']").check()
     form.locator("input[name=side][value=south]").check()
@@ -109,7 +109,7 @@ def test_english_game_screen_on_a_laptop(browser, server_url, shots, page_errors
         switch(page, "en")
         assert page.url == server_url + "/"
         assert page.get_by_role("heading", name="Play the AI").is_visible()
-        assert page.locator("#new-ai-game").get_by_text("5. Admiral-Grade").is_visible()
+        assert page.locator("#new-ai-game fieldset[data-for-game=admiral]").get_by_text("5. Admiral-Grade").is_visible()
         assert {c["name"]: c["value"] for c in ctx.cookies()}.get("admiral_lang") == "en"
         page.screenshot(path=shots / "40-en-home.png", full_page=True)
 
