@@ -121,11 +121,16 @@ def test_a_setup_with_touching_ships_is_refused_with_its_reason(browsers) -> Non
         draft = until(ws, lambda m: m["type"] == "setup.state")["draft"]
         singles = [c for c, code in draft.items() if code == "1"]
         bad = {c: k for c, k in draft.items() if c != singles[0]}
+
+        def near(cell: str) -> list[str]:
+            r, n = cell[0], int(cell[1:])
+            return [f"{chr(ord(r) + dr)}{n + dc}" for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
+
+        # a one-decker beside a bigger ship (beside another one-decker it would read as one bent ship instead)
         free = next(
             f"{r}{n}" for r in "abcdefghij" for n in range(1, 11)
-            if f"{r}{n}" not in bad and any(
-                f"{chr(ord(r) + dr)}{n + dc}" in bad for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc
-            )
+            if f"{r}{n}" not in bad and any(c in bad for c in near(f"{r}{n}"))
+            and all(bad.get(c) != "1" for c in near(f"{r}{n}"))
         )  # fmt: skip
         bad[free] = "1"
         ws.send_json({"type": "setup.ready", "setup": bad})

@@ -25,9 +25,10 @@ def _note(ws, ply: int, cell: str, note: str | None) -> None:
     ws.send_json({"type": "note", "ply": ply, "cell": cell, "note": note})
 
 
-def _notes_snapshot(ws) -> dict:
-    """The next snapshot (after a note was set, the seat's sockets get one with the new notes)."""
-    return until(ws, lambda m: m["type"] == "snapshot")
+def _notes_snapshot(ws, notes: dict | None = None) -> dict:
+    """The next snapshot (after a note was set, the seat's sockets get one with the new notes); with ``notes``, the
+    next one showing them (a snapshot of the same version may come first: a presence change, a resync)."""
+    return until(ws, lambda m: m["type"] == "snapshot" and (notes is None or m["notes"] == notes))
 
 
 def _north_step(live) -> str:
@@ -60,17 +61,18 @@ def test_a_note_follows_its_marker_and_only_its_owner_sees_it(browsers) -> None:
         assert observe(live.south, live.id)["notes"] == {dst: "KR"}
         # a note made on what the player saw one version ago lands on that marker where it is now
         _note(live.sws, 1, src, "L")
-        assert _notes_snapshot(live.sws)["notes"] == {dst: "L"}
+        assert _notes_snapshot(live.sws, {dst: "L"})["notes"] == {dst: "L"}
         _note(live.sws, 2, dst, "KR")
-        assert _notes_snapshot(live.sws)["notes"] == {dst: "KR"}
+        assert _notes_snapshot(live.sws, {dst: "KR"})["notes"] == {dst: "KR"}
 
         # one more note, then the first one removed
         other = next(c for c in live.snaps["south"]["view"]["units"] if c["kind"] is None and c["cell"] != dst)
         version = live.snaps["south"]["game"]["version"]
         _note(live.sws, version, other["cell"], "strong")
-        assert _notes_snapshot(live.sws)["notes"] == {dst: "KR", other["cell"]: "strong"}
+        both = {dst: "KR", other["cell"]: "strong"}
+        assert _notes_snapshot(live.sws, both)["notes"] == both
         _note(live.sws, version, dst, None)
-        assert _notes_snapshot(live.sws)["notes"] == {other["cell"]: "strong"}
+        assert _notes_snapshot(live.sws, {other["cell"]: "strong"})["notes"] == {other["cell"]: "strong"}
 
 
 def test_notes_survive_a_restart_and_follow_moves_made_meanwhile(settings) -> None:
@@ -80,7 +82,7 @@ def test_notes_survive_a_restart_and_follow_moves_made_meanwhile(settings) -> No
             move = _north_step(live)
             src, dst = move.split("-")
             _note(live.sws, 1, src, "?")
-            assert _notes_snapshot(live.sws)["notes"] == {src: "?"}
+            assert _notes_snapshot(live.sws, {src: "?"})["notes"] == {src: "?"}
             game_id, south_token, north_token = live.id, live.south.token, live.north.token
     with running(settings) as client:
         south, north = Browser(client, south_token), Browser(client, north_token)
@@ -140,7 +142,7 @@ def test_bad_notes_are_refused_and_change_nothing(browsers) -> None:
         own = next(u["cell"] for u in live.snaps["south"]["view"]["units"] if u["side"] == "south")
         marker = next(u["cell"] for u in live.snaps["south"]["view"]["units"] if u["kind"] is None)
         _note(live.sws, 0, marker, "L")
-        assert _notes_snapshot(live.sws)["notes"] == {marker: "L"}
+        assert _notes_snapshot(live.sws, {marker: "L"})["notes"] == {marker: "L"}
         cases = [
             ({"ply": 0, "cell": own, "note": "L"}, "not_a_marker"),  # own unit
             ({"ply": 0, "cell": "g8", "note": "L"}, "not_a_marker"),  # open sea
@@ -166,7 +168,7 @@ def test_bad_notes_are_refused_and_change_nothing(browsers) -> None:
         # the opponent cannot touch South's notes: its own notes are its own
         north_marker = next(u["cell"] for u in live.snaps["north"]["view"]["units"] if u["kind"] is None)
         _note(live.nws, 0, north_marker, "?")
-        assert _notes_snapshot(live.nws)["notes"] == {north_marker: "?"}
+        assert _notes_snapshot(live.nws, {north_marker: "?"})["notes"] == {north_marker: "?"}
         assert observe(live.south, live.id)["notes"] == {marker: "L"}
 
         live.sws.send_json({"type": "resign"})
