@@ -15,8 +15,8 @@ from .conftest import make_settings, snapshot, start_game, until
 @pytest.fixture
 def settings(db_url: str) -> Settings:
     """The test settings, with a socket allowed more than 20 messages a second: these scripted players shoot as
-    fast as the server answers (a hit shoots again)."""
-    return make_settings(db_url, ws_max_rate=1000)
+    fast as the server answers (a hit shoots again), and the bots answer without their human-like pause."""
+    return make_settings(db_url, ws_max_rate=1000, bot_delay_ms=0)
 
 
 OPTIONS = {
