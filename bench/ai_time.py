@@ -15,9 +15,9 @@ import random
 import statistics
 import time
 
-from admiral.ai import make_bot
-from admiral.ai.tournament import play_game
-from admiral.engine import GameRecord
+from admiral.games.admiral.bots import make_bot
+from admiral.games.admiral.bots.tournament import play_game
+from admiral.games.admiral.rules import GameRecord
 
 
 def positions(games: int, every: int, seed: int) -> list[tuple[GameRecord, int]]:

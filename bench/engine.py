@@ -16,7 +16,7 @@ import timeit
 
 import chess
 
-from admiral.engine import GameState, Side, apply, auto_arrange, legal_actions
+from admiral.games.admiral.rules import GameState, Side, apply, auto_arrange, legal_actions
 
 
 def admiral_playouts(seconds: float, rng: random.Random) -> tuple[int, int, float]:

@@ -193,9 +193,7 @@ def player_address(n: int) -> str:
     return f"127.1.{n // 250 % 250}.{n % 250 + 1}"
 
 
-async def one_game(
-    bench: Bench, urls: list[str], plies: int, seed: int, sem, think_s: float = 0.0
-) -> None:
+async def one_game(bench: Bench, urls: list[str], plies: int, seed: int, sem, think_s: float = 0.0) -> None:
     south_tok, north_tok = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
     url, other = urls[seed % len(urls)], urls[(seed + 1) % len(urls)]
     south_at, north_at = player_address(2 * seed), player_address(2 * seed + 1)
@@ -225,10 +223,12 @@ async def one_game(
     sent: dict[int, float] = {}
     rng = random.Random(seed)
     async with (
-        websockets.connect(ws_url, additional_headers={"Cookie": f"{COOKIE}={south_tok}"}, max_size=2**22,
-                           local_addr=(south_at, 0)) as s,
-        websockets.connect(ws_other, additional_headers={"Cookie": f"{COOKIE}={north_tok}"}, max_size=2**22,
-                           local_addr=(north_at, 0)) as n,
+        websockets.connect(
+            ws_url, additional_headers={"Cookie": f"{COOKIE}={south_tok}"}, max_size=2**22, local_addr=(south_at, 0)
+        ) as s,
+        websockets.connect(
+            ws_other, additional_headers={"Cookie": f"{COOKIE}={north_tok}"}, max_size=2**22, local_addr=(north_at, 0)
+        ) as n,
     ):
         await asyncio.gather(
             player(bench, s, "south", plies, sent, rng, True, think_s),
@@ -399,11 +399,19 @@ def main() -> None:
     ap.add_argument("--instances", type=int, default=1, help="servers to start (2+: sharing PostgreSQL + Redis)")
     ap.add_argument("--database-url", help="PostgreSQL admin URL (a fresh database is made there)")
     ap.add_argument("--redis-url", help="Redis URL the instances share")
-    ap.add_argument("--flood-sockets", type=int, default=0,
-                    help="during play, this many sockets from one address flood one game in setup (issue 16)")
+    ap.add_argument(
+        "--flood-sockets",
+        type=int,
+        default=0,
+        help="during play, this many sockets from one address flood one game in setup (issue 16)",
+    )
     ap.add_argument("--flood-rate", type=float, default=15.0, help="setup.auto per second on each flood socket")
-    ap.add_argument("--bot-games", type=int, default=0,
-                    help="during play, this many games against the AI run at once, answered at once (issue 16)")
+    ap.add_argument(
+        "--bot-games",
+        type=int,
+        default=0,
+        help="during play, this many games against the AI run at once, answered at once (issue 16)",
+    )
     ap.add_argument("--bot-level", type=int, default=5)
     args = ap.parse_args()
     if args.url:
@@ -442,6 +450,7 @@ def main() -> None:
                 proc.wait(timeout=20)
             if cleanup is not None:
                 cleanup()
+
 
 if __name__ == "__main__":
     main()

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from admiral import i18n
-from admiral.ai import LEVELS
-from admiral.engine import Kind
+from admiral.games.admiral.bots import LEVELS
+from admiral.games.admiral.rules import Kind
 from admiral.i18n import catalogs
 from admiral.progression.awards import AWARDS
 from admiral.progression.ranks import RANKS

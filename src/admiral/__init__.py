@@ -1,3 +1,3 @@
-"""«Адмирал» online: the rules engine (:mod:`admiral.engine`) and the services built on it."""
+"""«Адмирал» online: the rules engine (:mod:`admiral.games.admiral.rules`) and the services built on it."""
 
 __version__ = "0.1.0"

@@ -16,8 +16,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .engine import BattleReport, Game
-from .engine.text import describe_report, describe_result
+from .games.admiral.rules import BattleReport, Game
+from .games.admiral.rules.text import describe_report, describe_result
 
 app = typer.Typer(help="«Адмирал» online.", no_args_is_help=True, add_completion=False)
 console = Console()
@@ -253,7 +253,7 @@ def _report(problems: list) -> int:
     return len(problems)
 
 
-from .ai.tournament import tournament  # noqa: E402 — bots against bots (issue 4)
+from .games.admiral.bots.tournament import tournament  # noqa: E402 — bots against bots (issue 4)
 
 app.command()(tournament)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 
-from admiral.engine import Side, auto_arrange, cell_name
+from admiral.games.admiral.rules import Side, auto_arrange, cell_name
 
 from .ui import DESKTOP, PHONE, TIMEOUT_MS, cell, legal, play, press, start_ai_game, version, wait_version
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from admiral.engine import BattleReport, Moved, Side
 from admiral.games import Ruleset
+from admiral.games.admiral.rules import BattleReport, Moved, Side
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ def _admiral_alternatives(rules: Ruleset, game: Any, side: str, rng: random.Rand
     kinds = game.record.setups[me]
     pairs = [(a, b) for a, b in combinations(_admiral_hidden(game, me), 2) if kinds[a] is not kinds[b]]
     rng.shuffle(pairs)
-    from admiral.engine import cell_name
+    from admiral.games.admiral.rules import cell_name
 
     for a, b in pairs[:12]:
         swapped = dict(setup)

@@ -1,6 +1,6 @@
 """Small positions for the progression tests: two bases and a spare minesweeper a side, far from the action."""
 
-from admiral.engine import GameState, Side
+from admiral.games.admiral.rules import GameState, Side
 from admiral.progression import stats_of_play
 
 SOUTH, NORTH = Side.SOUTH, Side.NORTH

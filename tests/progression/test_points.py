@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import pytest
 
-from admiral.engine import Reason, Side
+from admiral.games.admiral.rules import Reason, Side
 from admiral.progression import GameStats, Outcome, opponent_factor, points
 
 BASE = GameStats(

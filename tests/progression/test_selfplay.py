@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from admiral.engine import Game, GameRecord, Reason
+from admiral.games.admiral.rules import Game, GameRecord, Reason
 from admiral.progression import Outcome, game_stats, opponent_factor, points
 
 from .helpers import NORTH, SOUTH

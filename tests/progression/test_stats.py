@@ -6,7 +6,7 @@ both sides two turns, then South acts, then North resigns (unless the test ends 
 
 import pytest
 
-from admiral.engine import IllegalAction, Reason
+from admiral.games.admiral.rules import IllegalAction, Reason
 from admiral.progression import Outcome, stats_of_play
 
 from .helpers import FILLER, NORTH, SOUTH, position, stats

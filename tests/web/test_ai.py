@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from admiral.engine import PlayerView
+from admiral.games.admiral.rules import PlayerView
 from admiral.service.lobby import hash_token
 from admiral.web import Settings
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import random
 
-from admiral.engine import Game, Side, auto_arrange, cell_name
 from admiral.games.admiral import AdmiralRuleset
+from admiral.games.admiral.rules import Game, Side, auto_arrange, cell_name
 
 from .conftest import Browser, error, live_game, observe, running, snapshot, start_game, until
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 
-from admiral.engine import Side, auto_arrange, cell_name
+from admiral.games.admiral.rules import Side, auto_arrange, cell_name
 
 from .conftest import error, fingerprint, live_game, observe, snapshot, until
 

@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from admiral.engine import (
+from admiral.games.admiral.rules import (
     SCALE,
     Attack,
     Detonate,

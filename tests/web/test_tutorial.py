@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from admiral.tutorial import SCENARIOS, scenario
+from admiral.games.admiral.tutorial import SCENARIOS, scenario
 
 from .conftest import Browser, RawDb, make_settings, running
 from .test_accounts import Person, register

@@ -1,6 +1,6 @@
 """Points, ranks and awards from finished games (``../shared/rules/PROGRESSION.md`` §2–§5): pure functions.
 
-Imports only :mod:`admiral.engine`; deterministic; no I/O. Typical use by the service::
+Imports only :mod:`admiral.games.admiral.rules`; deterministic; no I/O. Typical use by the service::
 
     stats = game_stats(record)[side]                      # GameStats of one commander
     gained = points(stats, opponent_factor(ai_level))     # int, 0 if resigned or aborted

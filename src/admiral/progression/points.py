@@ -43,7 +43,7 @@ def points(stats: GameStats, opponent_factor: float) -> int:
     0 for a resignation and for an aborted game (``stats.counts`` false). ``opponent_factor`` is
     :func:`opponent_factor`'s value (0 < factor ≤ 1, exact to two decimals).
 
-    >>> from admiral.engine import Reason, Side
+    >>> from admiral.games.admiral.rules import Reason, Side
     >>> s = GameStats(Side.SOUTH, Outcome.WIN, Reason.BASES, 40, True, 120, 57_050, True, 20, 2,
     ...               3, 1, 1, 0, 0, 0, 0, 1)
     >>> points(s, 1.0)   # 120 + 57.1 + 50 + 100 = 327.1

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 
-from admiral.engine import (
+from admiral.games.admiral.rules import (
     Action,
     Attack,
     BattleReport,
@@ -238,7 +238,7 @@ def game_stats(record: GameRecord) -> dict[Side, GameStats]:
     """Each side's :class:`GameStats` from a finished game record (PROGRESSION.md §2, §4, §5).
 
     >>> import random
-    >>> from admiral.engine import Resign
+    >>> from admiral.games.admiral.rules import Resign
     >>> game = Game.new_random(random.Random(1))
     >>> for _ in range(4):  # two quiet moves each
     ...     _ = game.apply(next(a for a in game.legal_actions() if isinstance(a, Move)))

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from admiral.games.admiral.tutorial import SCENARIOS, Lesson, Scenario, scenario
 from admiral.i18n import _
 from admiral.store import TutorialStore
-from admiral.tutorial import SCENARIOS, Lesson, Scenario, scenario
 
 from .errors import ServiceError
 
@@ -73,7 +73,7 @@ class TutorialService:
 
     def start(self, key: str, slug: str, step: int | None = None) -> dict[str, Any]:
         """The lesson at ``step`` (default: where the commander stopped, or the start once it is done), as
-        :meth:`admiral.tutorial.Lesson.snapshot`. :raises ServiceError: ``not_found``, ``bad_step``."""
+        :meth:`admiral.games.admiral.tutorial.Lesson.snapshot`. :raises ServiceError: ``not_found``, ``bad_step``."""
         return self._lesson(key, slug, step, to_act=False).snapshot()
 
     def act(

@@ -1,5 +1,5 @@
 """«Адмирал» as a game of the house: its facts (:data:`INFO`) and its ruleset (:class:`AdmiralRuleset`). Its rules
-live in :mod:`admiral.engine`, its bots in :mod:`admiral.ai`, its lessons in :mod:`admiral.tutorial`."""
+live in :mod:`.rules`, its bots in :mod:`.bots`, its lessons in :mod:`.tutorial`."""
 
 from .ruleset import INFO, AdmiralRuleset
 

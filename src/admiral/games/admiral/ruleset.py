@@ -1,5 +1,5 @@
 """«Адмирал» (``../shared/rules/ADMIRAL.md``) as a game of the house: :class:`AdmiralRuleset` implements the core
-:class:`~admiral.games.protocol.Ruleset` over :mod:`admiral.engine` and :mod:`admiral.ai`, with the capabilities
+:class:`~admiral.games.protocol.Ruleset` over :mod:`.rules` and :mod:`.bots`, with the capabilities
 ``notes`` (:class:`~admiral.games.protocol.MarkerNotes`), ``auto_reply`` (the defender's declaration, rules
 §7.1.2) and ``progression`` (:class:`~admiral.games.protocol.Progression` over :mod:`admiral.progression`:
 PROGRESSION.md's points, career and awards).
@@ -11,8 +11,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from admiral.ai import LEVELS, Bot, make_bot
-from admiral.engine import (
+from admiral.games.admiral.bots import LEVELS, Bot, make_bot
+from admiral.games.admiral.rules import (
     Abandon,
     Action,
     AgreeDraw,
@@ -35,8 +35,8 @@ from admiral.engine import (
     strongest_declaration,
     validate_setup,
 )
-from admiral.engine.board import COLUMNS_RU, HEIGHT, WIDTH
-from admiral.engine.setup import SetupProblem
+from admiral.games.admiral.rules.board import COLUMNS_RU, HEIGHT, WIDTH
+from admiral.games.admiral.rules.setup import SetupProblem
 from admiral.i18n import N_, _
 from admiral.progression import Career, GameStats, Outcome, game_stats, opponent_factor, points
 
@@ -91,7 +91,7 @@ def _problem(p: SetupProblem) -> dict[str, Any]:
 
 
 class AdmiralRuleset:
-    """:class:`~admiral.games.protocol.Ruleset` of «Адмирал» over :mod:`admiral.engine`. It has no room options."""
+    """:class:`~admiral.games.protocol.Ruleset` of «Адмирал» over :mod:`.rules`. It has no room options."""
 
     info = INFO
     sides = INFO.sides
@@ -308,7 +308,7 @@ class AdmiralRuleset:
     # -- bots (rules §12) ----------------------------------------------------------------------
 
     def new_bot(self, level: int, seed: int, options: Mapping[str, Any] | None = None) -> Bot:
-        """:func:`admiral.ai.make_bot`. :raises ValueError: for a level outside 1–5."""
+        """:func:`admiral.games.admiral.bots.make_bot`. :raises ValueError: for a level outside 1–5."""
         return make_bot(level, seed)
 
     def bot_setup(self, bot: Bot, side: str) -> dict[str, str]:
@@ -316,7 +316,7 @@ class AdmiralRuleset:
         return {cell_name(c): k.code for c, k in sorted(bot.setup(_side(side)).items())}
 
     def bot_view(self, game: Game, side: str, since: int) -> Any:
-        """The engine's :class:`~admiral.engine.PlayerView` of ``side`` (the one view function, rules §11)."""
+        """The engine's :class:`.rules.PlayerView` of ``side`` (the one view function, rules §11)."""
         return game.view(_side(side), since=since)
 
     def bot_act(self, bot: Bot, view: Any, deadline_s: float) -> str:

@@ -12,12 +12,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from admiral.engine import COLUMNS_RU, FLEET_SIZE, QUIET_LIMIT, Kind
 from admiral.games import DEFAULT_GAME, GAMES, GameInfo, UnknownGame, ruleset
+from admiral.games.admiral import rulebook
+from admiral.games.admiral.rules import COLUMNS_RU, FLEET_SIZE, QUIET_LIMIT, Kind
 from admiral.i18n import _, pgettext
 from admiral.service import GameSettings, ServiceError
 
-from .. import rulebook
 from ..deps import BrowserHash, ServiceDep, SettingsDep, api_error, checked_form, client_address, rate_key
 
 __all__ = ["error_page", "router"]
@@ -160,7 +160,7 @@ async def home(request: Request, service: ServiceDep, browser: BrowserHash, game
 @router.get("/rules", response_class=HTMLResponse)
 async def rules_page(request: Request) -> HTMLResponse:
     """«Правила»: the rules for players (``templates/rules.html``), its pictures and tables computed by the engine
-    (:mod:`admiral.web.rulebook`). Each unit kind has its section ``#unit-{code}``. Unit codes and column
+    (:mod:`admiral.games.admiral.rulebook`). Each unit kind has its section ``#unit-{code}``. Unit codes and column
     letters are the reader's language's (the board's own, ``pt("unit", …)``/``pt("columns", …)`` in the client)."""
     code = {k: pgettext("unit", k.ru) for k in Kind}
     columns = pgettext("columns", _COLUMNS)

@@ -18,7 +18,7 @@ const CELL = "[a-n](?:1[0-5]|[1-9])";
 const MOVE_RE = new RegExp(`^(${CELL})-(${CELL})$`);
 const ATTACK_RE = new RegExp(`^(${CELL})(?:-(${CELL}))?x(${CELL})(?:\\s*\\[([^\\]]*)\\])?$`);
 
-/** Parse one legal action string (engine notation, src/admiral/engine/actions.py). */
+/** Parse one legal action string (engine notation, src/admiral/games/admiral/rules/actions.py). */
 export function parseAction(text) {
   if (text === "АБ!" || text === "AB!") return { type: "detonate", text };
   if (text.startsWith("[") && text.endsWith("]")) return { type: "declare", members: text.slice(1, -1).split("+"), text };

@@ -1,0 +1,657 @@
+"""The bots: one interface, five levels (rules §12, issue 4).
+
+A bot sees exactly what a human in its seat sees: the :class:`~admiral.games.admiral.rules.PlayerView` of its own
+side, view after view, and what it chose to remember of them. It is never given the true state.
+
+Lifecycle, as the tournament harness (or the server's bots runner) drives it::
+
+    bot = make_bot(5, seed=1)
+    setup = bot.setup(Side.NORTH)          # cell → kind, a valid setup (rules §3)
+    ...                                    # after every ply of the game:
+    bot.observe(view(state, Side.NORTH, log, since=last_seen_ply))
+    action = bot.act(that_view, deadline_s=1.0)   # when that_view.to_act is North
+
+``act`` returns one of ``view.legal`` (a :class:`~admiral.games.admiral.rules.Declare` when the view's ``pending``
+battle offers the bot's side a choice of declarations).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from ..rules import (
+    SCALE,
+    Action,
+    Attack,
+    BattleReport,
+    Cell,
+    Declare,
+    Detonate,
+    Kind,
+    Move,
+    MoveView,
+    PlayerView,
+    Seen,
+    Side,
+    auto_arrange,
+    formations_at,
+    scale_row,
+)
+from ..rules.board import ORTH, RING
+from .belief import Belief
+from .world import attacks, build_world, outcome
+
+__all__ = ["LEVELS", "Bot", "HeuristicBot", "Level", "RandomBot", "make_bot"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """What every bot offers. A bot takes its ``random.Random`` in its constructor (OpenSpiel style)
+    and is deterministic given it (up to the safety cut of ``deadline_s``)."""
+
+    level: int
+    name: str
+
+    def setup(self, side: Side) -> dict[Cell, Kind]:
+        """A complete valid setup for ``side`` (rules §3): cell → kind, 58 units in the side's zone."""
+        ...
+
+    def observe(self, view: PlayerView) -> None:
+        """Take in a view of the bot's own side (call after every ply; repeated views are harmless)."""
+        ...
+
+    def act(self, view: PlayerView, deadline_s: float) -> Action:
+        """Choose one of ``view.legal`` within about ``deadline_s`` seconds.
+
+        :raises ValueError: if the view offers the bot no legal action (not its turn).
+        """
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A level's name and Russian UI name."""
+
+    level: int
+    name: str
+    ru: str
+
+
+def N_(msgid: str) -> str:
+    """Mark a level's Russian name for the translation catalogs (``admiral i18n update`` extracts it); the UI
+    translates it where it shows it. Local, not ``admiral.i18n``'s: ai imports only the engine."""
+    return msgid
+
+
+LEVELS: dict[int, Level] = {
+    1: Level(1, "novice", N_("Юнга")),
+    2: Level(2, "greedy", N_("Мичман")),
+    3: Level(3, "heuristic", N_("Капитан-лейтенант")),
+    4: Level(4, "search", N_("Прежний максимальный")),
+    5: Level(5, "admiral", N_("Адмиральский")),
+}
+
+# -- values ------------------------------------------------------------------------------------
+
+A, L, KR, R, ES, ST, TK, KRPL, TR, PL, S, T, M, SM, BR, AB, VMB = Kind
+#: What a unit is worth to its side, in points (a base: see :func:`unit_value`).
+VALUE = {A: 22, L: 16, KR: 8, R: 9, ES: 6, ST: 2, TK: 3, KRPL: 7, TR: 2, PL: 5, S: 12, T: 3, M: 2, SM: 1, BR: 3,
+         AB: 10, VMB: 0}  # fmt: skip
+FORMABLE = frozenset((L, KR, R, ES, KRPL, PL))
+STRIKERS = {L: 0.6, R: 0.5, KR: 0.5, ES: 0.4, KRPL: 0.4, PL: 0.35, BR: 0.35}
+#: Kinds that stay beside their own base to close it (level 5's base defence): every mobile unit but the strike
+#: ships, the carrier with its aircraft and the bomb, whose blast would take the base (rules §8).
+PLUGS = frozenset((ES, ST, TK, KRPL, PL, TR, M, BR))
+PAIRS = {tuple(sorted(c)) for c in SCALE if len(c) == 2} | {tuple(sorted(c[:2])) for c in SCALE if len(c) == 3}
+
+
+def _contact_net(attacker: Kind, mine: Kind) -> float:
+    """Points I lose (positive) or win (negative) when an enemy ``attacker`` contact-attacks my
+    unit of kind ``mine`` alone (rules §7.1–§7.2, declarations of single ships)."""
+    if attacker is BR:
+        return 0.0 if mine is S else VALUE[mine] - VALUE[BR]
+    if not attacker.is_rated:
+        return 0.0  # only rated ships and the fireship attack by contact
+    if mine.is_rated:
+        a, d = attacker.strength, mine.strength
+        if a > d:
+            return VALUE[mine]
+        if a < d:
+            return -VALUE[attacker]
+        return VALUE[mine] - VALUE[attacker]
+    if mine is A:
+        return VALUE[A] + VALUE[S]
+    if mine is S:
+        return VALUE[S] if attacker in (L, R) else -VALUE[attacker]
+    if mine is M:
+        return VALUE[M] - (0 if attacker is TR else VALUE[attacker])
+    if mine in (SM, BR, T):
+        return VALUE[mine] - VALUE[attacker]
+    if mine is AB:
+        return VALUE[AB] + 10.0  # the blast takes neighbours of both sides; mine are nearer
+    return 60.0  # VMB
+
+
+CONTACT_NET = {(x, k): _contact_net(x, k) for x in Kind for k in Kind}
+
+
+def unit_value(kind: Kind, bases_left: int) -> float:
+    """Points for a unit of ``kind``; a base is worth 60 while its side has two, 1000 for the last."""
+    if kind is VMB:
+        return 1000.0 if bases_left <= 1 else 60.0
+    return float(VALUE[kind])
+
+
+# -- level 1 -----------------------------------------------------------------------------------
+
+
+class RandomBot:
+    """Level 1 «Юнга»: attacks whenever it can (a random attack), else a random legal move; never
+    detonates unless nothing else is legal; random declarations; plain auto-arrangement."""
+
+    level = 1
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.name = LEVELS[1].ru
+
+    def setup(self, side: Side) -> dict[Cell, Kind]:
+        """Auto-arrangement (rules §3.4) from the bot's rng."""
+        return auto_arrange(side, self.rng)
+
+    def observe(self, view: PlayerView) -> None:
+        """Level 1 remembers nothing."""
+
+    def act(self, view: PlayerView, deadline_s: float) -> Action:
+        """A random attack if there is one, else a random move (see the class docstring)."""
+        legal = list(view.legal)
+        if not legal:
+            raise ValueError("the view offers no legal action: not this bot's turn")
+        hits = [a for a in legal if type(a) is Attack]
+        if hits:
+            return self.rng.choice(hits)
+        moves = [a for a in legal if type(a) is not Detonate]
+        return self.rng.choice(moves or legal)
+
+
+# -- levels 2–5 --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """What a heuristic level uses (every level has the positional plan and the belief's deductions).
+    ``memory``/``follow``/``fresh``: the :class:`Belief` switches; ``samples``: determinizations per
+    move; ``search``: candidates searched two plies deep (0: none); ``deep``: worlds
+    per searched candidate; ``noise``: random tie-break added to every score; ``setup``: a key of
+    :data:`~admiral.games.admiral.bots.setups.SETUPS` (``forward``: bases just behind the front row, ``back``: bases
+    on the back edge, ``guarded``: bases on the back edge between mines, ``admiral``: the whole
+    deliberate setup); ``defend``: ships shift towards a
+    threatened base; ``pairs``: ships assemble formation pairs near the enemy; ``bomb``: the atomic
+    bomb advances and detonates on a favourable expected exchange; ``deep_bases``: the belief expects
+    bases deep in the enemy's zone (:data:`.belief.BASE_DEPTH`); ``deduce``: the belief reads the
+    carriers from the weapons' tethers, and the ships hunt the carrier once it is narrowed to a few markers."""
+
+    memory: bool
+    follow: bool
+    samples: int
+    search: int
+    deep: int
+    noise: float
+    setup: str = "back"
+    defend: bool = False
+    pairs: bool = False
+    bomb: bool = False
+    fresh: bool = False
+    deep_bases: bool = False
+    deduce: bool = False
+
+
+CONFIGS = {
+    2: Config(memory=False, follow=False, samples=16, search=0, deep=0, noise=0.5, fresh=True, setup="forward"),
+    3: Config(memory=True, follow=False, samples=30, search=0, deep=0, noise=0.05),
+    4: Config(memory=True, follow=True, samples=30, search=48, deep=30, noise=0.05, setup="guarded",
+              deep_bases=True),
+    5: Config(memory=True, follow=True, samples=30, search=64, deep=30, noise=0.05,
+              setup="admiral", defend=True, pairs=True, bomb=True, deep_bases=True, deduce=True),
+}  # fmt: skip
+
+
+class HeuristicBot:
+    """Levels 2–5: expected value of every attack over sampled enemy identities, a positional plan,
+    and (levels 4–5) a two-ply search over determinizations. See :data:`CONFIGS` and the docstring
+    of :mod:`admiral.games.admiral.bots` for what each level switches on.
+
+    :param level: 2–5.
+    :param rng: the bot's random source (setup, sampling, tie-breaks).
+    """
+
+    def __init__(self, level: int, rng: random.Random) -> None:
+        if level not in CONFIGS:
+            raise ValueError(f"no heuristic level {level}: 2–5")
+        self.level = level
+        self.name = LEVELS[level].ru
+        self.cfg = CONFIGS[level]
+        self.rng = rng
+        self.side: Side | None = None
+        self.belief: Belief | None = None
+        self.seen_ply = -1
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def _start(self, side: Side) -> None:
+        self.side = Side(side)
+        c = self.cfg
+        self.belief = Belief(
+            self.side, follow=c.follow, memory=c.memory, fresh=c.fresh, deep_bases=c.deep_bases, deduce=c.deduce
+        )
+        self.seen_ply = -1
+        # My units the opponent has seen in a battle report (followed through my own moves): what
+        # the search's reply model lets the opponent know of my fleet.
+        self.exposed: set[Cell] = set()
+        self.exposed_ply = 0
+
+    def setup(self, side: Side) -> dict[Cell, Kind]:
+        """The level's setup (:data:`.setups.SETUPS`): level 2 bases just behind the front row,
+        level 3 on the back edge, level 4 guarded bases, level 5 the deliberate setup; the rest of the
+        fleet auto-arranged around them (rules §3.4)."""
+        from .setups import SETUPS
+
+        self._start(side)
+        return SETUPS[self.cfg.setup](self.side, self.rng)
+
+    def observe(self, view: PlayerView) -> None:
+        """Update the belief with a view of the bot's side (a view already seen is ignored)."""
+        if self.side is None or view.side is not self.side:
+            if view.side is None:
+                raise ValueError("a bot takes only views of a player's side")
+            self._start(view.side)
+        if view.ply <= self.seen_ply:
+            return
+        self.seen_ply = view.ply
+        self._expose(view)
+        self.belief.observe(view)
+
+    def _expose(self, view: PlayerView) -> None:
+        """Follow which of my units the opponent has seen (reports name them; my moves carry them)."""
+        exposed = self.exposed
+        for e in view.events:
+            if e.ply < self.exposed_ply:
+                continue
+            if isinstance(e, MoveView):
+                if e.side is self.side and e.src in exposed:
+                    exposed.discard(e.src)
+                    exposed.add(e.dst)
+            elif isinstance(e, BattleReport):
+                for u in e.removed:
+                    if u.side is self.side:
+                        exposed.discard(u.cell)
+                gone = {u.cell for u in e.removed if u.side is self.side}
+                exposed.update(u.cell for u in e.participants if u.side is self.side and u.cell not in gone)
+        self.exposed_ply = view.ply
+        own = view.own()
+        exposed.intersection_update(own)
+
+    # -- choosing ----------------------------------------------------------------------------
+
+    def act(self, view: PlayerView, deadline_s: float) -> Action:
+        """Choose an action (see the class docstring); stops refining once ``deadline_s`` is near."""
+        start = time.perf_counter()
+        stop = start + max(0.0, deadline_s) * 0.8
+        legal = list(view.legal)
+        if not legal:
+            raise ValueError("the view offers no legal action: not this bot's turn")
+        self.observe(view)
+        if len(legal) == 1:
+            return legal[0]
+        if type(legal[0]) is Declare:
+            return self._declare(view, legal)
+        # Fewer determinizations under a tight deadline (from 0.12 s up the level's full count).
+        ctx = _Context(self, view, max(2, min(self.cfg.samples, int(deadline_s * 100))))
+        scored: list[tuple[float, int, Action]] = []
+        late = False
+        for i, a in enumerate(legal):
+            kind = type(a)
+            if i % 16 == 0 and not late:
+                late = time.perf_counter() > stop
+            if kind is Move:
+                s = ctx.move_delta(a.src, a.dst)
+            elif late:
+                continue  # out of time: the remaining attacks go unweighed
+            elif kind is Attack:
+                s = ctx.attack_value(a)
+                if a.via is not None:
+                    s += ctx.move_delta(a.src, a.via)
+            elif kind is Detonate:
+                if not self.cfg.bomb:
+                    continue
+                s = ctx.attack_value(a) - 6.0
+            else:
+                continue
+            scored.append((s + self.rng.random() * self.cfg.noise, i, a))
+        if not scored:
+            return self.rng.choice(legal)
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        if self.cfg.search and time.perf_counter() < stop:
+            scored = ctx.search(scored[: self.cfg.search], stop)
+        return scored[0][2]
+
+    def _declare(self, view: PlayerView, options: list[Action]) -> Declare:
+        """The defender's declaration: level 2 the strongest row; levels 3–5 the best expected exchange
+        against the attacker's strongest formation over sampled identities."""
+        own = view.own()
+
+        def row(d: Declare) -> int:
+            return scale_row(own[c] for c in d.formation) or 0
+
+        strongest = max(options, key=lambda d: (row(d), -len(d.formation), [-c for c in d.formation]))
+        if self.level < 3 or view.pending is None:
+            return strongest
+        src = view.pending.src
+        totals = [0.0] * len(options)
+        n = 0
+        bases = 2 - view.lost[self.side.opponent].get(VMB, 0)
+        for _ in range(self.cfg.samples):
+            guess = self.belief.sample(self.rng)
+            if guess.get(src) not in FORMABLE and guess.get(src) not in (ST, TK, TR):
+                continue
+            world = build_world(self.side, own, guess)
+            forms = [(src,), *formations_at(world.board, src)]
+            att = max(forms, key=lambda f: SCALE[tuple(sorted(guess[c] for c in f))])
+            att_row = SCALE[tuple(sorted(guess[c] for c in att))]
+            att_val = sum(unit_value(guess[c], bases) for c in att)
+            n += 1
+            for i, d in enumerate(options):
+                mine = row(d)
+                my_val = sum(VALUE[own[c]] for c in d.formation)
+                if mine > att_row:
+                    totals[i] += att_val
+                elif mine < att_row:
+                    totals[i] -= my_val
+                else:
+                    totals[i] += att_val - my_val
+        if not n:
+            return strongest
+        best = max(range(len(options)), key=lambda i: (totals[i], options[i] is strongest))
+        return options[best]
+
+
+class _Context:
+    """Everything computed once per decision: sampled worlds, distance fields, own units."""
+
+    def __init__(self, bot: HeuristicBot, view: PlayerView, samples: int) -> None:
+        self.bot = bot
+        self.cfg = bot.cfg
+        self.view = view
+        self.side = side = bot.side
+        self.enemy = side.opponent
+        self.own = view.own()
+        self.markers = set(view.markers())
+        belief = bot.belief
+        self.bases = {side: 2 - view.lost[side].get(VMB, 0), self.enemy: 2 - view.lost[self.enemy].get(VMB, 0)}
+        # The last free movers keep the side alive (rules §4.4: no legal action loses).
+        self.free = sum(1 for k in self.own.values() if k.is_mobile and k not in (S, T, M))
+        self.scarce = 1.0 + 6.0 / max(1, self.free - 3)
+        self.guesses = [belief.sample(bot.rng) for _ in range(samples)]
+        self.worlds = [build_world(side, self.own, g) for g in self.guesses]
+        self.known = belief.known() if self.cfg.memory else {}
+        self.urgency = 1.0 + 3.0 * view.quiet / 200
+        self.enemy_dist = _field(self.markers)
+        self.hidden_cache: dict[frozenset[Cell], dict] = {}
+        probs = belief.probabilities()
+        # Per enemy marker and per kind of mine: what I expect to lose if it attacks that unit.
+        self.threat = {
+            c: {k: max(0.0, sum(p * CONTACT_NET[x, k] for x, p in dist.items())) for k in Kind}
+            for c, dist in probs.items()
+        }
+        # Few enemies left or a long quiet: every ship hunts the bases.
+        self.endgame = len(self.markers) <= 20 or view.quiet >= 80
+        p_base = {c: d.get(VMB, 0.0) for c, d in probs.items()}
+        top = max(p_base.values(), default=0.0)
+        targets = {c for c, p in p_base.items() if top > 0 and p >= 0.5 * top}
+        targets |= {c for c, k in self.known.items() if k is A}
+        if self.cfg.deduce:
+            carrier = belief.carrier_candidates()
+            if len(carrier) <= 3:
+                targets |= set(carrier)
+        self.base_dist = _field(targets or self.markers)
+        self.threat_dist = None
+        # Cells touching my bases: a unit there must be beaten before the base can be reached by contact.
+        self.plugs: set[Cell] = set()
+        if self.cfg.defend:
+            self.plugs = {n for c, k in self.own.items() if k is VMB for n in ORTH[c]}
+            threatened = [c for c, k in self.own.items() if k is VMB and self.enemy_dist[c] <= 3]
+            if threatened:
+                self.threat_dist = _field(set(threatened))
+
+    # -- values ------------------------------------------------------------------------------
+
+    def loss_value(self, removed: list[Seen]) -> float:
+        """My gain from a set of removed units: theirs count plus, mine count minus."""
+        total = 0.0
+        enemy_bases = self.bases[self.enemy]
+        my_bases = self.bases[self.side]
+        for s in removed:
+            if s.side is self.side:
+                total -= unit_value(s.kind, my_bases)
+                if s.kind.is_mobile and s.kind not in (S, T, M):
+                    total -= 30.0 / max(1, self.free - 3)
+                if s.kind is VMB:
+                    my_bases -= 1
+            else:
+                total += unit_value(s.kind, enemy_bases)
+                if s.kind is VMB:
+                    enemy_bases -= 1
+        return total
+
+    def attack_value(self, action: Action) -> float:
+        """Expected points of an attack (or detonation) over the sampled worlds."""
+        total = 0.0
+        n = 0
+        hits = 0
+        for w in self.worlds:
+            r = outcome(w, action)
+            if r is None:
+                continue
+            total += self.loss_value(r[1])
+            n += 1
+            hits += bool(r[1])
+        if not n:
+            return -1.0
+        return total / n + self.attack_bonus(action, hits / n)
+
+    def attack_bonus(self, action: Action, removes: float) -> float:
+        """Points for attacking at all: what the report reveals, and the quiet-sea clock (rules §10.3),
+        which only a removal resets: ``removes`` is the share of worlds where the attack removes a unit.
+        An attack known to change nothing (an air strike on a revealed mine, rules §7.2) earns nothing."""
+        if type(action) is not Attack:
+            return 0.0
+        bonus = 0.5 * self.urgency * removes
+        if self.cfg.memory and action.target not in self.known:
+            bonus += 0.5  # what the report will reveal
+        return bonus
+
+    # -- the plan ----------------------------------------------------------------------------
+
+    def term(self, k: Kind, c: Cell, own: dict[Cell, Kind]) -> float:
+        """Positional points of my unit of kind ``k`` on ``c`` with my units ``own``."""
+        e = self.enemy_dist[c]
+        danger = 0.0
+        if e <= 1:
+            threat = self.threat
+            for n in ORTH[c]:
+                th = threat.get(n)
+                if th is not None and th[k] > danger:
+                    danger = th[k]
+        b = self.base_dist[c]
+        t = 0.0
+        if self.endgame and (k.is_rated or k is BR):
+            t -= 0.8 * b
+        w = STRIKERS.get(k)
+        if w is not None:
+            t -= w * e + 0.2 * b
+            if self.threat_dist is not None and k in (L, KR, R, ES):
+                t -= 0.4 * self.threat_dist[c]
+        elif k is TR:
+            t -= 0.15 * e + 0.3 * b
+        elif k is ST or k is TK:
+            t -= 0.15 * e
+        elif k is A:
+            t -= 0.2 * max(0, e - 3)
+        elif k is S:
+            t += 1.5 if _near(own, c, A) else -1.5
+            t -= 0.25 * max(0, e - 3)
+        elif k is T:
+            t += 1.0 if _near(own, c, TK) else -0.5
+            t -= 0.1 * e
+        elif k is M:
+            t += 0.3 if _near(own, c, ES) else 0.0
+        elif k is AB and self.cfg.bomb:
+            t -= 0.15 * e
+        t -= 0.6 * self.scarce * danger
+        if k in PLUGS and c in self.plugs:
+            t += 2.0
+        if self.cfg.pairs and k in FORMABLE and e <= 3:
+            for n in ORTH[c]:
+                mate = own.get(n)
+                if mate is not None and tuple(sorted((k, mate))) in PAIRS:
+                    t += 0.3
+        return t
+
+    def move_delta(self, src: Cell, dst: Cell) -> float:
+        """Change of the positional points when my unit steps ``src`` → ``dst``."""
+        own = self.own
+        k = own[src]
+        cells = {src, dst, *RING[src], *RING[dst]}
+        before = sum(self.term(own[c], c, own) for c in cells if c in own)
+        del own[src]
+        own[dst] = k
+        after = sum(self.term(own[c], c, own) for c in cells if c in own)
+        del own[dst]
+        own[src] = k
+        return after - before
+
+    # -- two plies ---------------------------------------------------------------------------
+
+    def search(self, top: list[tuple[float, int, Action]], stop: float) -> list[tuple[float, int, Action]]:
+        """Re-score the ``top`` candidates: my action, then the opponent's best attack, over worlds."""
+        out = []
+        for base, i, a in top:
+            if time.perf_counter() > stop and out:
+                out.append((base - 1e6, i, a))
+                continue
+            # The immediate value stays the one weighed over all the samples (``base``); the few
+            # searched worlds only estimate what the opponent's reply costs me. The opponent
+            # chooses its reply on what it knows of my fleet (see :meth:`reply_loss`).
+            penalty = 0.0
+            n = 0
+            seen = self.seen_after(a)
+            for w in self.worlds[: self.cfg.deep]:
+                r = outcome(w, a)
+                if r is None:
+                    continue
+                w2 = r[0]
+                n += 1
+                if w2.result is None and w2.to_act is self.enemy:
+                    penalty += self.reply_loss(w2, seen)
+            score = base - 0.4 * penalty / n if n else base
+            out.append((score, i, a))
+        out.sort(key=lambda t: (-t[0], t[1]))
+        return out
+
+    def seen_after(self, action: Action) -> set[Cell]:
+        """My cells the opponent knows after ``action`` (the unit that moves keeps its exposure; an
+        attacker is revealed by its report)."""
+        seen = set(self.bot.exposed)
+        kind = type(action)
+        if kind is Move:
+            if action.src in seen:
+                seen.discard(action.src)
+                seen.add(action.dst)
+        elif kind is Attack:
+            seen.discard(action.src)
+            seen.add(action.via if action.via is not None else action.src)
+        return seen
+
+    def hidden_mean(self, seen: set[Cell]) -> dict[Kind, float]:
+        """Per enemy attacker kind, what the opponent expects to win by a contact attack on one of
+        my units it has not seen (the mean over my unseen kinds)."""
+        key = frozenset(seen)
+        cache = self.hidden_cache
+        out = cache.get(key)
+        if out is None:
+            kinds = [k for c, k in self.own.items() if c not in seen]
+            n = len(kinds) or 1
+            out = {x: sum(CONTACT_NET[x, k] for k in kinds) / n for x in (L, KR, R, ES, ST, TK, KRPL, TR, PL, BR)}
+            out[None] = sum(VALUE[k] for k in kinds) / n
+            cache[key] = out
+        return out
+
+    def reply_loss(self, world, seen: set[Cell]) -> float:
+        """What I lose by the opponent's reply in ``world``: it picks the attack that looks best to it
+        (my units it has seen at their kinds, the others at the mean of my unseen kinds), or none
+        when no attack looks profitable; ties are averaged."""
+        board = world.board
+        mean = self.hidden_mean(seen)
+        best = 0.0
+        chosen: list[Attack] = []
+        for reply in attacks(world):
+            x = board[reply.src].kind
+            t = reply.target
+            mine = board[t].kind
+            if x.is_rated or x is BR:
+                v = CONTACT_NET[x, mine] if t in seen else mean[x]
+            else:
+                v = VALUE[mine] if t in seen else mean[None]
+            if v > best + 1e-9:
+                best = v
+                chosen = [reply]
+            elif v > best - 1e-9 and chosen:
+                chosen.append(reply)
+        if not chosen:
+            return 0.0
+        total = 0.0
+        m = 0
+        for reply in chosen[:6]:
+            r = outcome(world, reply)
+            if r is not None:
+                total -= self.loss_value(r[1])
+                m += 1
+        return total / m if m else 0.0
+
+
+def _near(own: dict[Cell, Kind], c: Cell, carrier: Kind) -> bool:
+    return any(own.get(n) is carrier for n in RING[c])
+
+
+def _field(sources: set[Cell]) -> list[int]:
+    """Distance along rows and columns from every cell to the nearest of ``sources`` (99 if none)."""
+    dist = [99] * 210
+    queue = deque()
+    for c in sources:
+        dist[c] = 0
+        queue.append(c)
+    while queue:
+        c = queue.popleft()
+        d = dist[c] + 1
+        for n in ORTH[c]:
+            if dist[n] > d:
+                dist[n] = d
+                queue.append(n)
+    return dist
+
+
+def make_bot(level: int, seed: int | random.Random | None = None) -> Bot:
+    """A bot of ``level`` 1–5 with its own ``random.Random(seed)`` (or the given ``Random``).
+
+    :raises ValueError: for a level outside 1–5.
+    """
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    if level == 1:
+        return RandomBot(rng)
+    if level in CONFIGS:
+        return HeuristicBot(level, rng)
+    raise ValueError(f"no bot level {level}: levels are 1–5")

@@ -1,0 +1,245 @@
+"""Bot-against-bot matches: ``admiral tournament --a 5 --b 4 --games N --seed S [--time-per-move MS]``.
+
+The harness is the referee: it alone holds the true :class:`~admiral.games.admiral.rules.Game`. After every ply it
+builds each side's :class:`~admiral.games.admiral.rules.PlayerView` with the engine's view function (``since``
+the bot's last seen ply, so no marker move is missed) and gives the bots only those views.
+Bot A plays South in even-numbered games and North in odd ones; ``--jobs N`` plays N games at once
+in worker processes, with the same games and result as one at a time.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..rules import Game, IllegalAction, Resign, Result, Side
+from .bots import LEVELS, Bot, make_bot
+
+__all__ = ["GameSummary", "TournamentResult", "play_game", "play_match_game", "run_tournament", "tournament"]
+
+#: Plies after which a bot game is stopped and scored a draw (the quiet-sea rule ends nearly all first).
+MAX_PLIES = 4000
+
+
+@dataclass
+class GameSummary:
+    """One finished game: ``score_a`` is 1 / 0.5 / 0 for bot A; ``times`` per side, seconds per act."""
+
+    a_side: Side
+    result: Result | None
+    plies: int
+    score_a: float
+    times: dict[Side, list[float]]
+
+
+def play_game(
+    south: Bot, north: Bot, *, seed: int, time_per_move: float = 1.0, max_plies: int = MAX_PLIES
+) -> tuple[Game, dict[Side, list[float]]]:
+    """Play one game between two bots from their own setups; return the game and each side's act times.
+
+    A bot that returns an illegal action loses the game by forfeit (recorded as its resignation).
+    ``seed`` is unused by the referee itself (bots carry their own rngs) and kept for the record.
+    ``max_plies``: stop there and leave the result ``None`` (scored a draw).
+    """
+    bots = {Side.SOUTH: south, Side.NORTH: north}
+    game = Game(south.setup(Side.SOUTH), north.setup(Side.NORTH), {"seed": seed})
+    seen = {Side.SOUTH: 0, Side.NORTH: 0}
+    times: dict[Side, list[float]] = {Side.SOUTH: [], Side.NORTH: []}
+    state = game.state
+    while state.result is None and state.ply < max_plies:
+        for side in Side:
+            v = game.view(side, since=seen[side])
+            seen[side] = v.ply
+            bots[side].observe(v)
+        actor = state.to_act
+        v = game.view(actor, since=state.ply)
+        started = time.perf_counter()
+        action = bots[actor].act(v, time_per_move)
+        times[actor].append(time.perf_counter() - started)
+        try:
+            game.apply(action)
+        except IllegalAction:
+            game.apply(Resign(actor))
+    return game, times
+
+
+@dataclass
+class TournamentResult:
+    """Totals of a match of bot A (level ``a``) against bot B (level ``b``)."""
+
+    a: int
+    b: int
+    games: list[GameSummary] = field(default_factory=list)
+
+    @property
+    def wins(self) -> int:
+        """Games A won."""
+        return sum(1 for g in self.games if g.score_a == 1.0)
+
+    @property
+    def draws(self) -> int:
+        """Drawn games (quiet sea, or stopped at the ply limit)."""
+        return sum(1 for g in self.games if g.score_a == 0.5)
+
+    @property
+    def losses(self) -> int:
+        """Games A lost."""
+        return sum(1 for g in self.games if g.score_a == 0.0)
+
+    @property
+    def score(self) -> float:
+        """A's mean score, 0–1 (win 1, draw ½)."""
+        return sum(g.score_a for g in self.games) / len(self.games) if self.games else 0.0
+
+    def interval(self) -> tuple[float, float]:
+        """95 % confidence interval of A's score: the Wilson score interval of a proportion, a draw counting
+        half a win (so with draws it errs wide). Unlike the normal approximation it stays honest for few
+        games or a one-sided score: 2 wins of 2 give 34–100 %, not a point."""
+        n = len(self.games)
+        if not n:
+            return (0.0, 1.0)
+        z = 1.96
+        p = self.score
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return (max(0.0, centre - half), min(1.0, centre + half))
+
+    def reasons(self) -> Counter[str]:
+        """How the games ended, from A's point of view, e.g. ``win: bases``."""
+        out: Counter[str] = Counter()
+        for g in self.games:
+            word = {1.0: "win", 0.5: "draw", 0.0: "loss"}[g.score_a]
+            out[f"{word}: {g.result.reason.value if g.result else 'ply limit'}"] += 1
+        return out
+
+    def move_times(self, which: str) -> tuple[float, float, float]:
+        """p50, p95 and max act time in seconds of bot ``which`` (``a`` or ``b``)."""
+        ts = sorted(t for g in self.games for t in g.times[g.a_side if which == "a" else g.a_side.opponent])
+        if not ts:
+            return (0.0, 0.0, 0.0)
+        return (ts[len(ts) // 2], ts[min(len(ts) - 1, int(len(ts) * 0.95))], ts[-1])
+
+
+def play_match_game(a: int, b: int, seed: int, i: int, time_per_move: float, max_plies: int = MAX_PLIES) -> GameSummary:
+    """Game ``i`` of a match of level ``a`` against level ``b``: bots seeded from ``(seed, i)``, A South
+    when ``i`` is even. The same arguments give the same game in any process (bots are deterministic
+    given their rngs, up to the safety cut of ``time_per_move``)."""
+    rng = random.Random(f"{seed}:{i}")
+    bot_a, bot_b = make_bot(a, rng.getrandbits(64)), make_bot(b, rng.getrandbits(64))
+    a_side = Side.SOUTH if i % 2 == 0 else Side.NORTH
+    south, north = (bot_a, bot_b) if a_side is Side.SOUTH else (bot_b, bot_a)
+    game, times = play_game(south, north, seed=seed, time_per_move=time_per_move, max_plies=max_plies)
+    result = game.state.result
+    if result is None or result.winner is None:
+        score = 0.5
+    else:
+        score = 1.0 if result.winner is a_side else 0.0
+    return GameSummary(a_side, result, game.ply, score, times)
+
+
+def run_tournament(
+    a: int, b: int, games: int, seed: int, time_per_move: float = 1.0, on_game=None, max_plies: int = MAX_PLIES,
+    jobs: int = 1,
+) -> TournamentResult:  # fmt: skip
+    """Play ``games`` games of level ``a`` against level ``b`` with alternating sides (:func:`play_match_game`).
+
+    ``on_game`` is called with each :class:`GameSummary` as it finishes. ``jobs`` > 1 plays that many
+    games at once in worker processes; the games, and so the result, are the same as with one (listed
+    in game order), only the move times share the machine.
+    """
+    out = TournamentResult(a, b)
+    args = [(a, b, seed, i, time_per_move, max_plies) for i in range(games)]
+    if jobs <= 1:
+        for arg in args:
+            summary = play_match_game(*arg)
+            out.games.append(summary)
+            if on_game is not None:
+                on_game(summary)
+        return out
+    done: dict[int, GameSummary] = {}
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {pool.submit(play_match_game, *arg): arg[3] for arg in args}
+        for future in as_completed(futures):
+            summary = future.result()
+            done[futures[future]] = summary
+            if on_game is not None:
+                on_game(summary)
+    out.games = [done[i] for i in range(games)]
+    return out
+
+
+def render(result: TournamentResult, console: Console, *, title: str) -> None:
+    """Print the table of a finished tournament."""
+    table = Table(title=title)
+    for col in ("A", "B", "games", "wins", "draws", "losses", "score", "95 % CI (Wilson)"):
+        table.add_column(col, justify="right")
+    lo, hi = result.interval()
+    table.add_row(
+        f"{result.a} {LEVELS[result.a].ru}", f"{result.b} {LEVELS[result.b].ru}", str(len(result.games)),
+        str(result.wins), str(result.draws), str(result.losses), f"{result.score:.1%}", f"{lo:.1%}–{hi:.1%}",
+    )  # fmt: skip
+    console.print(table)
+    for key, n in sorted(result.reasons().items()):
+        console.print(f"  {key}: {n}", highlight=False)
+    plies = [g.plies for g in result.games]
+    console.print(
+        f"  plies per game: mean {statistics.mean(plies):.0f}, median {statistics.median(plies):.0f}, max {max(plies)}",
+        highlight=False,
+    )
+    for which, level in (("a", result.a), ("b", result.b)):
+        p50, p95, mx = result.move_times(which)
+        console.print(
+            f"  move time, {which.upper()} (level {level}): p50 {p50 * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, "
+            f"max {mx * 1000:.1f} ms",
+            highlight=False,
+        )
+
+
+def tournament(
+    a: int = typer.Option(5, "--a", min=1, max=5, help="Level of bot A."),
+    b: int = typer.Option(4, "--b", min=1, max=5, help="Level of bot B."),
+    games: int = typer.Option(100, "--games", "-n", min=1, help="Games to play (sides alternate)."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Seed of the whole match."),
+    time_per_move: int = typer.Option(
+        1000,
+        "--time-per-move",
+        min=1,
+        help="Milliseconds each bot may take per act (games repeat exactly while no bot reaches it).",
+    ),
+    max_plies: int = typer.Option(MAX_PLIES, "--max-plies", min=10, help="Stop a game there and score a draw."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Games played at once, in worker processes."),
+) -> None:
+    """Bot A against bot B: wins, draws, losses, score and a 95 % confidence interval for A."""
+    # Into a file or a pipe rich would cut the table at 80 columns; a terminal keeps its own width.
+    console = Console(width=None if sys.stdout.isatty() else 120)
+    tally = Counter()
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[tally]}"), TimeElapsedColumn(), TimeRemainingColumn(), console=console,
+    ) as progress:  # fmt: skip
+        task = progress.add_task(f"уровень {a} против {b}", total=games, tally="")
+
+        def on_game(g: GameSummary) -> None:
+            tally[g.score_a] += 1
+            done = sum(tally.values())
+            score = (tally[1.0] + 0.5 * tally[0.5]) / done
+            progress.update(
+                task, advance=1,
+                tally=f"+{tally[1.0]} ={tally[0.5]} -{tally[0.0]} · {score:.0%} · last {g.plies} plies",
+            )  # fmt: skip
+
+        result = run_tournament(a, b, games, seed, time_per_move / 1000, on_game, max_plies, jobs)
+    jobs_note = f", {jobs} at once" if jobs > 1 else ""
+    render(result, console, title=f"{games} games, seed {seed}, {time_per_move} ms per move{jobs_note}")

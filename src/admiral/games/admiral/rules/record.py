@@ -1,0 +1,162 @@
+"""The game record and a playable game (rules §3, DESIGN "game record").
+
+A :class:`GameRecord` is settings + both setups + the list of actions; replaying it reproduces every
+state exactly. :class:`Game` is a game in progress: the true state, its record and its event log.
+
+>>> import random
+>>> g = Game.new_random(random.Random(1))
+>>> events = g.apply(g.legal_actions()[0])
+>>> again = GameRecord.from_json(g.record.to_json()).replay()
+>>> again.state == g.state
+True
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action
+from .board import Cell, cell_name
+from .errors import IllegalAction
+from .events import Event
+from .setup import Placements, auto_arrange, check_setup
+from .state import GameState, apply, legal_actions
+from .units import Kind, Side
+from .view import PlayerView, view
+
+__all__ = ["FORMAT", "Game", "GameRecord"]
+
+#: The record's format name, written into every record.
+FORMAT = "admiral-record/1"
+
+
+@dataclass
+class GameRecord:
+    """A whole game as data: ``settings`` (opaque, JSON-ready metadata such as time control), the two
+    ``setups`` (side → {cell: Kind}) and the ``actions`` applied, in order."""
+
+    setups: dict[Side, dict[Cell, Kind]]
+    actions: list[Action] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """JSON-ready form: ``{"format", "settings", "setups": {"south": {"a1": "L"…}…}, "actions": [notation…]}``."""
+        return {
+            "format": FORMAT,
+            "settings": self.settings,
+            "setups": {s.label: {cell_name(c): k.code for c, k in sorted(self.setups[s].items())} for s in Side},
+            "actions": [str(a) for a in self.actions],
+        }
+
+    def to_json(self) -> str:
+        """The record as JSON text (UTF-8 safe, deterministic)."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> GameRecord:
+        """Read the form written by :meth:`to_dict`. Setups and action notation are checked; the
+        actions' legality is checked by :meth:`replay`.
+
+        :raises IllegalAction: ``bad_record`` (wrong shape) or the code of the first bad part.
+        """
+        if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+            raise IllegalAction("bad_record", f"not a game record: expected format {FORMAT!r}")
+        setups, actions, settings = data.get("setups"), data.get("actions"), data.get("settings", {})
+        if not isinstance(setups, Mapping) or not isinstance(actions, list) or not isinstance(settings, Mapping):
+            raise IllegalAction("bad_record", "a record needs 'setups' (object), 'actions' (list), 'settings' (object)")
+        parsed = {}
+        for side in Side:
+            raw = setups.get(side.label)
+            if not isinstance(raw, Mapping):
+                raise IllegalAction("bad_record", f"the record has no setup for {side.label}")
+            parsed[side] = check_setup(side, raw)
+        return cls(parsed, [Action.parse(a) for a in actions], dict(settings))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> GameRecord:
+        """Read JSON text written by :meth:`to_json`.
+
+        :raises IllegalAction: ``bad_record`` for text that is not JSON of the right shape.
+        """
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError, RecursionError) as e:  # RecursionError: hostile nesting
+            raise IllegalAction("bad_record", f"a record must be JSON: {e}") from None
+        return cls.from_dict(data)
+
+    def replay(self, upto: int | None = None) -> Game:
+        """A :class:`Game` after the first ``upto`` actions (all by default).
+
+        :raises IllegalAction: with the code of the first illegal action, its ply in the reason.
+        """
+        game = Game(self.setups[Side.SOUTH], self.setups[Side.NORTH], self.settings)
+        for ply, action in enumerate(self.actions[:upto]):
+            try:
+                game.apply(action)
+            except IllegalAction as e:
+                raise IllegalAction(e.code, f"ply {ply} ({action}): {e.reason}") from None
+        return game
+
+    def states(self) -> Iterator[GameState]:
+        """Every state of the game in turn, from the opening to the last (copies)."""
+        game = Game(self.setups[Side.SOUTH], self.setups[Side.NORTH], self.settings)
+        yield game.state.copy()
+        for action in self.actions:
+            game.apply(action)
+            yield game.state.copy()
+
+
+class Game:
+    """A game of «Адмирал» in progress: ``state`` (the truth), ``record`` and ``log`` (every event).
+
+    :raises IllegalAction: ``invalid_setup`` if a setup is not valid.
+    """
+
+    def __init__(self, south: Placements, north: Placements, settings: Mapping[str, Any] | None = None) -> None:
+        south_setup, north_setup = check_setup(Side.SOUTH, south), check_setup(Side.NORTH, north)
+        self.state = GameState.from_setups(south_setup, north_setup)
+        self.record = GameRecord({Side.SOUTH: south_setup, Side.NORTH: north_setup}, [], dict(settings or {}))
+        self.log: list[Event] = []
+
+    @classmethod
+    def new_random(cls, rng: random.Random, settings: Mapping[str, Any] | None = None) -> Game:
+        """A game from two auto-arranged setups drawn from ``rng`` (South's first)."""
+        return cls(auto_arrange(Side.SOUTH, rng), auto_arrange(Side.NORTH, rng), settings)
+
+    def copy(self) -> Game:
+        """An independent copy (the state copied, the record's and the log's lists too; actions and events are
+        immutable and shared): what applying an action to a copy first needs."""
+        twin = object.__new__(Game)
+        twin.state = self.state.copy()
+        twin.record = GameRecord(self.record.setups, list(self.record.actions), dict(self.record.settings))
+        twin.log = list(self.log)
+        return twin
+
+    @property
+    def ply(self) -> int:
+        """The game's version: actions applied so far."""
+        return self.state.ply
+
+    def legal_actions(self) -> list[Action]:
+        """Legal actions of the side to act (see :func:`admiral.games.admiral.rules.legal_actions`)."""
+        return legal_actions(self.state)
+
+    def apply(self, action: Action | str) -> list[Event]:
+        """Apply an action (or its notation) and record it.
+
+        :raises IllegalAction: for illegal input; the game is unchanged.
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        events = apply(self.state, action)
+        self.record.actions.append(action)
+        self.log.extend(events)
+        return events
+
+    def view(self, audience: Side | str, *, since: int | None = None) -> PlayerView:
+        """The view for ``audience`` (see :func:`admiral.games.admiral.rules.view`)."""
+        return view(self.state, audience, self.log, since=since)

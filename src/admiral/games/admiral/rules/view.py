@@ -1,0 +1,203 @@
+"""What each side may know (rules §11): the one door hidden information passes through.
+
+:func:`view` turns the true state and the event log into a :class:`PlayerView` for a side, for a
+spectator (§11.7), or, once the game is over, for everyone (§11.6). Everything sent to a browser or
+given to a bot is built here; ``PlayerView.to_dict()`` is the wire form.
+
+Enemy units appear only as closed markers: a cell and a side, no kind and no identifier. A moved
+enemy unit appears as "a marker went from e11 to e10".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .actions import Action
+from .board import Cell, cell_name
+from .errors import IllegalAction
+from .events import BattleReport, Event, Moved, Result
+from .state import GameState, legal_actions
+from .units import Kind, Side
+
+__all__ = ["PlayerView", "UnitView", "view"]
+
+SPECTATOR = "spectator"
+FULL = "full"
+
+
+@dataclass(frozen=True, slots=True)
+class UnitView:
+    """A unit as a view shows it: ``kind`` is ``None`` for a closed marker."""
+
+    cell: Cell
+    side: Side
+    kind: Kind | None
+
+    def to_dict(self) -> dict:
+        """``{"cell": "e4", "side": "south", "kind": "L" | None}``."""
+        return {
+            "cell": cell_name(self.cell),
+            "side": self.side.label,
+            "kind": None if self.kind is None else self.kind.code,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MoveView:
+    """A step seen in a view; ``kind`` is ``None`` unless the viewer owns the unit (or the view is full)."""
+
+    ply: int
+    side: Side
+    src: Cell
+    dst: Cell
+    kind: Kind | None
+
+    def to_dict(self) -> dict:
+        """Wire form, ``type`` ``move``."""
+        return {
+            "type": "move", "ply": self.ply, "side": self.side.label, "src": cell_name(self.src),
+            "dst": cell_name(self.dst), "kind": None if self.kind is None else self.kind.code,
+        }  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class PendingView:
+    """A battle waiting for the defender (rules §7.1.2) as the viewer may see it.
+
+    ``formation``: the attacker's declaration, shown only to the attacker (and in the full view);
+    ``options``: the defender's choices, shown only to the defender (and in the full view).
+    """
+
+    src: Cell
+    target: Cell
+    defender: Side
+    formation: tuple[Cell, ...] | None
+    options: tuple[tuple[Cell, ...], ...] | None
+
+    def to_dict(self) -> dict:
+        """Wire form; hidden parts are ``None``."""
+        return {
+            "src": cell_name(self.src),
+            "target": cell_name(self.target),
+            "defender": self.defender.label,
+            "formation": None if self.formation is None else [cell_name(c) for c in self.formation],
+            "options": None if self.options is None else [[cell_name(c) for c in f] for f in self.options],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """Everything one audience may know at one moment (rules §11).
+
+    ``audience``: ``south``/``north`` (a player), ``spectator`` or ``full`` (after the game).
+    ``units``: every unit on the board in notation order, enemy ones as closed markers.
+    ``lost``: per side, kind → units removed (public, §11.4). ``reports``: every battle report so
+    far (§11.3). ``events``: the public part of what happened at plies ≥ ``since`` (moves and
+    reports in order). ``legal``: the viewer's legal actions when it must act, else empty.
+    """
+
+    audience: str
+    ply: int
+    to_move: Side
+    to_act: Side | None
+    quiet: int
+    units: tuple[UnitView, ...]
+    lost: tuple[dict[Kind, int], dict[Kind, int]]
+    reports: tuple[BattleReport, ...]
+    events: tuple[MoveView | BattleReport, ...]
+    pending: PendingView | None
+    legal: tuple[Action, ...]
+    result: Result | None
+
+    @property
+    def side(self) -> Side | None:
+        """The viewer's side, ``None`` for a spectator or the full view."""
+        return Side.parse(self.audience) if self.audience in ("south", "north") else None
+
+    def own(self) -> dict[Cell, Kind]:
+        """The viewer's own units: cell → kind (empty for a spectator)."""
+        me = self.side
+        return {u.cell: u.kind for u in self.units if u.side is me and u.kind is not None}
+
+    def markers(self) -> tuple[Cell, ...]:
+        """Cells of the closed markers in this view (for a player: the enemy units)."""
+        return tuple(u.cell for u in self.units if u.kind is None)
+
+    def to_dict(self) -> dict:
+        """The wire form: JSON-ready, deterministic (same view, same bytes)."""
+        return {
+            "audience": self.audience,
+            "ply": self.ply,
+            "to_move": self.to_move.label,
+            "to_act": None if self.to_act is None else self.to_act.label,
+            "quiet": self.quiet,
+            "units": [u.to_dict() for u in self.units],
+            "lost": {s.label: {k.code: n for k, n in self.lost[s].items()} for s in Side},
+            "reports": [r.to_dict() for r in self.reports],
+            "events": [
+                e.to_dict() if isinstance(e, MoveView) else {"type": "report", "report": e.to_dict()}
+                for e in self.events
+            ],
+            "pending": None if self.pending is None else self.pending.to_dict(),
+            "legal": [str(a) for a in self.legal],
+            "result": None if self.result is None else self.result.to_dict(),
+        }
+
+
+def view(state: GameState, audience: Side | str, log: Sequence[Event] = (), *, since: int | None = None) -> PlayerView:
+    """The view of ``state`` for ``audience`` (rules §11).
+
+    ``audience``: a :class:`Side` (a player, §11.1–5), ``"spectator"`` (§11.7) or ``"full"`` (both
+    fleets open, §11.6: only once the game is over). ``log``: every event of the game so far, in
+    order (as :class:`admiral.games.admiral.rules.Game` keeps it). ``since``: the first ply whose events go into
+    ``events`` (default: the last ply).
+
+    :raises IllegalAction: ``game_not_over`` for a full view of a game in progress; ``bad_audience``.
+    """
+    if isinstance(audience, Side):
+        me: Side | None = audience
+        name = audience.label
+    elif audience in ("south", "north"):
+        me = Side.parse(audience)
+        name = audience
+    elif audience == SPECTATOR:
+        me, name = None, SPECTATOR
+    elif audience == FULL:
+        if state.result is None:
+            raise IllegalAction("game_not_over", "both fleets open only after the game (rules §11.6)")
+        me, name = None, FULL
+    else:
+        raise IllegalAction("bad_audience", f"unknown audience {audience!r}")
+    full = name == FULL
+    board = state.board
+    units = tuple(
+        UnitView(c, u.side, u.kind if full or u.side is me else None)
+        for c in sorted(state.cells[0] | state.cells[1])
+        if (u := board[c]) is not None
+    )
+    lost = tuple({k: n for k in Kind if (n := state.lost[s][k])} for s in Side)
+    first = state.ply - 1 if since is None else since
+    reports: list[BattleReport] = []
+    events: list[MoveView | BattleReport] = []
+    for e in log:
+        if isinstance(e, BattleReport):
+            reports.append(e)
+            if e.ply >= first:
+                events.append(e)
+        elif isinstance(e, Moved) and e.ply >= first:
+            events.append(MoveView(e.ply, e.side, e.src, e.dst, e.kind if full or e.side is me else None))
+        # DeclarationRequested and GameOver are public and already carried by ``pending`` / ``result``.
+    pending = None
+    p = state.pending
+    if p is not None:
+        pending = PendingView(
+            p.src, p.target, p.defender,
+            p.formation if full or me is p.side else None,
+            p.options if full or me is p.defender else None,
+        )  # fmt: skip
+    legal = tuple(legal_actions(state)) if me is not None and me is state.to_act else ()
+    return PlayerView(
+        name, state.ply, state.to_move, state.to_act, state.quiet, units, lost, tuple(reports),
+        tuple(events), pending, legal, state.result,
+    )  # fmt: skip
