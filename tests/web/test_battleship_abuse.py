@@ -213,21 +213,24 @@ def _ships(draft: dict[str, str]) -> dict[str, list[str]]:
 
 
 def _bend(draft: dict[str, str]) -> dict[str, str]:
-    """The biggest ship's last cell moved one step aside: an L."""
-    ships = _ships(draft)
-    code, cells = max(ships.items(), key=lambda kv: len(kv[1]))
-    bad = {c: k for c, k in draft.items() if c != cells[-1]}
-    r, c = cells[-2][0], int(cells[-2][1:])
-    horizontal = cells[0][0] == cells[-1][0]
+    """A ship's end cell moved one step aside, beside its neighbour: an L. The biggest ship first; where ships
+    touch (Hasbro) both cells aside may be taken, so the other end and then the other ships are tried."""
     rows = "abcdefghij"
-    candidates = (
-        [f"{rows[i]}{c}" for i in (rows.index(r) - 1, rows.index(r) + 1) if 0 <= i < 10]
-        if horizontal
-        else [f"{r}{j}" for j in (c - 1, c + 1) if 1 <= j <= 10]
-    )
-    aside = next(x for x in candidates if x not in bad)
-    bad[aside] = code
-    return bad
+    for code, cells in sorted(_ships(draft).items(), key=lambda kv: -len(kv[1])):
+        horizontal = cells[0][0] == cells[-1][0]
+        for end, beside in ((cells[-1], cells[-2]), (cells[0], cells[1])):
+            bad = {c: k for c, k in draft.items() if c != end}
+            r, c = beside[0], int(beside[1:])
+            candidates = (
+                [f"{rows[i]}{c}" for i in (rows.index(r) - 1, rows.index(r) + 1) if 0 <= i < 10]
+                if horizontal
+                else [f"{r}{j}" for j in (c - 1, c + 1) if 1 <= j <= 10]
+            )
+            aside = next((x for x in candidates if x not in bad), None)
+            if aside is not None:
+                bad[aside] = code
+                return bad
+    raise AssertionError(f"no ship of {draft} can be bent")
 
 
 def _short(draft: dict[str, str]) -> dict[str, str]:
