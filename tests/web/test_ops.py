@@ -16,7 +16,7 @@ from sqlalchemy.exc import OperationalError
 from typer.testing import CliRunner
 
 from admiral import cli
-from admiral.service.games import GameLog
+from admiral.service.session.live import GameLog
 from admiral.web import Settings
 
 from .conftest import live_game, pick_action, snapshot

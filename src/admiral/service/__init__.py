@@ -4,9 +4,9 @@ Nothing here imports FastAPI or Starlette; the service talks to the rules throug
 """
 
 from .errors import ServiceError
-from .games import GameService, ServiceOptions
 from .lobby import GameSettings, hash_token, new_browser_token
 from .messages import ClientMessage, parse_client_message
+from .session import GameService, ServiceOptions
 
 __all__ = [
     "ClientMessage", "GameService", "GameSettings", "ServiceError", "ServiceOptions",

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the live game's type, without an import cycle at run time
-    from .games import LiveGame
+    from .session import LiveGame
 
 __all__ = ["audience", "bot_view", "message", "seat_private", "setup_state", "view"]
 

@@ -1,0 +1,68 @@
+"""The game service: lobby, setup, play, clocks, timers and presence of friend games.
+
+One move, end to end (DESIGN.md): a message → :meth:`GameService.handle` → the game's asyncio lock →
+the ruleset applies it to the cached game → the action rows are appended (unique ``(game_id, ply)``)
+and the game row updated in one transaction → commit → ``{"type": "changed", "version"}`` is published
+on ``game:{id}`` → every socket of the game builds ITS seat's snapshot with :meth:`GameService.snapshot`.
+
+Every mutation of a game happens under its lock, so actions of one game run one at a time; games do
+not wait for each other. A game in progress is cached in memory (:class:`LiveGame`) and rebuilt after a
+restart by replaying its action rows. Clocks (rules §13) are :class:`GameClock` values checkpointed to
+the database with every action and by the sweeper every ``sweep_interval_s`` seconds.
+
+Start-up stays light however many games are stored: only games that need a timer (a clock in play, a
+setup deadline) are loaded at start; any other game is loaded on first access (:meth:`GameService.get`).
+Invites nobody accepted expire after ``waiting_ttl_s`` (one bulk ``UPDATE`` by the sweeper).
+
+Games against the AI (rules §12): the bot's seat is held by the pseudo browser ``bot:<level>`` (never a
+real browser's hash, which is 64 hex digits). The bot sets up at once. Whenever the bot's side must act,
+a bot turn runs: under the lock it takes the engine's view of its side (the one view function — it never
+gets the true state), thinks in a worker process at a lower OS priority (``bot_workers``, :mod:`.botpool`), so
+the event loop and other games stay responsive however many bots think, then commits its action like a
+player's, under the lock, if the game is still at that ply.
+Its clock runs while it thinks, as a human's does. After a restart a bot's memory is rebuilt by
+showing it its views again along the record (:meth:`Ruleset.bot_catch_up`).
+
+The session is small modules with one job each, composed into :class:`GameService`: :mod:`.play` (the
+socket messages and the action path), :mod:`.setup`, :mod:`.finish` (ends, credit, rematch), :mod:`.invites`,
+:mod:`.presence`, :mod:`.show` (what a snapshot holds), :mod:`.notes`, :mod:`.timers` (and the sweeper),
+:mod:`.bots` (the bots runner), :mod:`.cache` (the instance cache and catch-up) over :mod:`.base` (locks,
+database calls, publishing); :mod:`admiral.service.snapshot` decides what each audience sees.
+"""
+
+from __future__ import annotations
+
+from .base import SessionBase
+from .bots import BotsMixin
+from .cache import CacheMixin
+from .finish import FinishMixin
+from .invites import InviteMixin
+from .live import LiveGame, Seat, ServiceOptions
+from .notes import NotesMixin
+from .play import PlayMixin
+from .presence import PresenceMixin
+from .setup import SetupMixin
+from .show import ShowMixin
+from .timers import TimerMixin
+
+__all__ = ["GameService", "LiveGame", "Seat", "ServiceOptions"]
+
+
+class GameService(
+    PlayMixin,
+    SetupMixin,
+    FinishMixin,
+    NotesMixin,
+    InviteMixin,
+    PresenceMixin,
+    ShowMixin,
+    BotsMixin,
+    TimerMixin,
+    CacheMixin,
+    SessionBase,
+):
+    """Friend games: create, join, set up, play, end; clocks and timers; presence. See the module docstring.
+
+    ``store``: the repository; ``bus``: where "game changed" is published; ``rulesets``: the games of the house
+    by key (:data:`admiral.games.GAMES`); each game is played by the ruleset of its ``games.game``.
+    Call :meth:`start` inside the running event loop before use and :meth:`stop` at shutdown."""

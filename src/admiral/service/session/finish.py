@@ -1,0 +1,175 @@
+"""The ends of a game other than by the rules: resignation, claims, draw offers, abort; the credit of a finished
+game to its commanders; the rematch."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from typing import Any
+
+from admiral.i18n import _
+from admiral.store import GameRow, GameSeatRow
+
+from ..errors import ServiceError
+from ..lobby import new_game_id
+from .base import SessionBase
+from .live import (
+    SIDES,
+    LiveGame,
+    Seat,
+    _now,
+    _other,
+    _wall_ms,
+)
+
+
+class FinishMixin(SessionBase):
+    """Resignation, claims, draw offers, abort, the credit of a finished game, the rematch (a part of
+    :class:`~admiral.service.session.GameService`)."""
+
+    async def _credit_later(self, g: LiveGame) -> None:
+        """Credit a game that just ended (:meth:`_credit`) in the one crediting thread, off the game's lock, then
+        show the players what they got. A wave of ends must not hold other games' moves back: 500 games ending
+        together took the database threads for 2 s, under their games' locks (issue 16). Left undone by a
+        stop, the credit is finished when the game is next loaded."""
+        await asyncio.get_running_loop().run_in_executor(self._credit_pool, self._credit, g)
+        await self._publish(g)
+
+    def _credit(self, g: LiveGame) -> None:
+        """Credit the finished game to its human commanders, exactly once (a failure is logged: the game's
+        end stands, and crediting is retried when the game is next loaded)."""
+        if self.progress is None or g.game is None or "progression" not in g.rules.info.capabilities:
+            return  # a game without points (it does not say how its statistics become points)
+        try:
+            holders = {s: g.seats[s].browser_hash for s in SIDES}
+            levels = {s: g.seats[s].bot_level for s in SIDES}
+            self.progress.credit(g.id, g.rules, g.rules.game_stats(g.game), holders, levels)
+            g.credited = self.progress.results(g.id)
+        except Exception:
+            g.log.exception("crediting the game failed")
+
+    async def _end(self, g: LiveGame, side: str, how: str) -> None:
+        """Resign (``resign``) or claim the win over a disconnected opponent (``claim``)."""
+        async with self._locked(g):
+            self._check_playing(g)
+            if how == "claim":
+                if not self.can_claim(g, side):
+                    raise ServiceError(
+                        "cannot_claim", _("Победу можно потребовать, когда соперник отключён не меньше минуты.")
+                    )
+                await self._commit(g, [g.rules.end_action("abandon", _other(side))])
+            else:
+                await self._commit(g, [g.rules.end_action("resign", side)])
+        await self._publish(g)
+
+    async def offer_draw(self, g: LiveGame, side: str) -> None:
+        """Offer a draw; an offer already made by the opponent is accepted instead."""
+        async with self._locked(g):
+            self._check_playing(g)
+            if (level := g.seats[_other(side)].bot_level) is not None:
+                name = g.rules.info.levels.get(level, "")
+                raise ServiceError(
+                    "draw_declined", _("ИИ «%(name)s» отклоняет ничью: партия продолжается.", name=_(name))
+                )
+            if g.draw_offer == _other(side):
+                await self._commit(g, [g.rules.end_action("draw", None)])
+            elif g.draw_offer == side:
+                raise ServiceError("draw_already_offered", _("Вы уже предложили ничью."))
+            else:
+                g.draw_offer = side
+                await self._db(self.store.update_game, g.id, draw_offer=side)
+                g.log.info("draw offered side=%s", side)
+        await self._publish(g)
+
+    async def accept_draw(self, g: LiveGame, side: str) -> None:
+        """Accept the opponent's draw offer: the game ends in a draw by agreement (rules §10.3)."""
+        async with self._locked(g):
+            self._check_playing(g)
+            if g.draw_offer != _other(side):
+                raise ServiceError("no_draw_offer", _("Соперник не предлагал ничью."))
+            await self._commit(g, [g.rules.end_action("draw", None)])
+        await self._publish(g)
+
+    async def decline_draw(self, g: LiveGame, side: str) -> None:
+        """Decline the opponent's draw offer."""
+        async with self._locked(g):
+            self._check_playing(g)
+            if g.draw_offer != _other(side):
+                raise ServiceError("no_draw_offer", _("Соперник не предлагал ничью."))
+            g.draw_offer = None
+            await self._db(self.store.update_game, g.id, draw_offer=None)
+            g.log.info("draw declined side=%s", side)
+        await self._publish(g)
+
+    async def abort(self, g: LiveGame, side: str) -> None:
+        """Abort the game: before play, or while neither side has made two turns. Status ``aborted``, no result."""
+        async with self._locked(g):
+            if g.status in ("over", "aborted"):
+                raise ServiceError("game_over", _("Партия окончена."))
+            if not self.can_abort(g):
+                raise ServiceError(
+                    "cannot_abort", _("Отменить партию можно, пока ни одна сторона не сделала двух ходов.")
+                )
+            g.status, g.draw_offer = "aborted", None
+            values: dict[str, Any] = {"status": "aborted", "finished_at": _now(), "draw_offer": None}
+            if g.clock is not None:
+                g.clock.switch(None, time.monotonic(), _wall_ms())
+                values.update(self._clock_values(g))
+            await self._db(self.store.update_game, g.id, **values)
+            g.log.info("aborted by side=%s", side)
+            self._schedule(g)
+        await self._publish(g)
+
+    async def rematch(self, g: LiveGame, side: str) -> str:
+        """After the end: a new game with the same settings, sides swapped, both seats bound.
+
+        :returns: the new game's URL (the same one if a rematch exists already).
+        :raises ServiceError: ``not_over`` while the game is on; ``cannot_rematch`` if a seat was never taken
+            (a game aborted before the friend joined); ``too_many_ai_games`` for a game against the AI when the
+            player already holds ``max_bot_games`` unfinished ones.
+        """
+        async with self._locked(g):
+            if g.status not in ("over", "aborted"):
+                raise ServiceError("not_over", _("Реванш — после окончания партии."))
+            if any(g.seats[s].browser_hash is None for s in SIDES):
+                raise ServiceError("cannot_rematch", _("Реванш невозможен: соперник так и не присоединился к партии."))
+            if g.rematch_id is None:
+                if any(g.seats[s].bot_level is not None for s in SIDES):
+                    await self.check_bot_games(g.seats[side].browser_hash, g.creator_address)
+                new_id = new_game_id()
+                _code, invite_hash, _sealed = self._new_invite(new_id)
+                row = GameRow(
+                    id=new_id, invite_hash=invite_hash, invite_sealed=None, creator_hash=g.creator_hash,
+                    creator_address=g.creator_address, game=g.rules.info.key,
+                    status="setup", settings=g.settings.to_dict(), seed=secrets.randbits(62), ply=0, rematch_of=g.id,
+                    checkpoint_at=_wall_ms(),
+                    setup_deadline=_wall_ms() + g.settings.setup_ms if g.settings.setup_ms else None,
+                )  # fmt: skip
+                seats = [
+                    GameSeatRow(
+                        game_id=new_id,
+                        side=s,
+                        browser_hash=g.seats[_other(s)].browser_hash,
+                        draft={},
+                        ready=False,
+                        auto_declare=g.seats[_other(s)].auto_declare,
+                        joined_at=_now(),
+                    )
+                    for s in SIDES
+                ]
+                new = LiveGame(
+                    row,
+                    {s.side: Seat(s.side, s.browser_hash, {}, False, s.auto_declare) for s in seats},
+                    self._rules_of(row),
+                )
+                self._set_up_bots(new, seats)
+                await self._db(self.store.create_game, row, seats)
+                await self._db(self.store.update_game, g.id, rematch_id=new_id)
+                g.rematch_id = new_id
+                self.games[new_id] = new
+                self._schedule(new)
+                g.log.info("rematch game=%s by side=%s", new_id, side)
+            url = f"/g/{g.rematch_id}"
+        await self._publish(g, rematch_url=url)
+        return url

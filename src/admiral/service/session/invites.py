@@ -1,0 +1,243 @@
+"""Creating games and inviting: the invite code (sealed with the secret key), the lobby's create, a friend's
+claim of the free seat, the AI game limits, who holds which seat."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+import time
+from typing import Any
+
+from admiral.games import DEFAULT_GAME
+from admiral.i18n import ngettext
+from admiral.store import GameRow, GameSeatRow
+
+from ..errors import ServiceError
+from ..lobby import GameSettings, hash_token, new_game_id
+from .base import SessionBase
+from .live import (
+    BOT_PREFIX,
+    SIDES,
+    LiveGame,
+    Seat,
+    _bot_level,
+    _now,
+    _other,
+    _wall_ms,
+)
+
+
+class InviteMixin(SessionBase):
+    """Creating games, invite codes, claiming the free seat, the AI game limits, seats (a part of
+    :class:`~admiral.service.session.GameService`)."""
+
+    def _pad(self, game_id: str) -> bytes:
+        return hmac.new(self.options.secret_key.encode(), f"invite:{game_id}".encode(), hashlib.sha256).digest()[:16]
+
+    def _seal(self, game_id: str, code: bytes) -> str:
+        return bytes(a ^ b for a, b in zip(code, self._pad(game_id), strict=True)).hex()
+
+    def invite_code(self, g: LiveGame) -> str | None:
+        """The plain invite code of ``g`` (kept sealed with the secret key, never in clear in the database)."""
+        if not g.invite_sealed:
+            return None
+        raw = bytes(a ^ b for a, b in zip(bytes.fromhex(g.invite_sealed), self._pad(g.id), strict=True))
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    def _new_invite(self, game_id: str) -> tuple[str, str, str]:
+        raw = secrets.token_bytes(16)
+        code = base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+        return code, hash_token(code), self._seal(game_id, raw)
+
+    async def create_game(
+        self, browser_hash: str, settings: GameSettings, address: str | None = None
+    ) -> tuple[str, str | None]:
+        """Create a game and seat its creator (``settings.side``, or a random side). With a friend the game
+        waits for the invite to be accepted; against the AI (``settings.ai_level``) the bot takes the
+        other seat and sets up at once, and the game goes straight to the setup. ``address``: the creator's
+        client address (only a keyed hash of it is stored, to count AI games per address).
+
+        :returns: ``(game_id, invite_code)``; the invite code is ``None`` in a game against the AI.
+        :raises ServiceError: ``too_many_ai_games`` when the creator (or its address) already has the most
+            unfinished games against the AI (:meth:`check_bot_games`).
+        """
+        ai = settings.ai_level
+        address_key = self.address_key(address)
+        # Check and insert as one, per commander and per address (QA: 20 requests at once made 20 AI games where
+        # the limit was 6), in this process and, with instances sharing the games, across them.
+        names = (f"ai-games:{browser_hash}", f"ai-games:{address_key}") if ai else ()
+        async with self._serialised(*names):
+            if ai:
+                await self.check_bot_games(browser_hash, address_key)
+            side = settings.side if settings.side in SIDES else secrets.choice(SIDES)
+            for _attempt in range(5):
+                game_id = new_game_id()
+                if await self._db(self.store.revision, game_id) is None:
+                    break
+            code, invite_hash, sealed = self._new_invite(game_id)
+            if ai:
+                code, sealed = None, None
+            wall = _wall_ms()
+            row = GameRow(
+                id=game_id, invite_hash=invite_hash, invite_sealed=sealed, creator_hash=browser_hash,
+                creator_address=address_key, game=settings.game, status="setup" if ai else "waiting",
+                settings=settings.to_dict(),
+                seed=secrets.randbits(62), ply=0,
+                checkpoint_at=wall if ai else None,
+                setup_deadline=wall + settings.setup_ms if ai and settings.setup_ms else None,
+            )  # fmt: skip
+            holders = {side: browser_hash, _other(side): f"{BOT_PREFIX}{ai}" if ai else None}
+            seats = [
+                GameSeatRow(
+                    game_id=game_id,
+                    side=s,
+                    browser_hash=holders[s],
+                    draft={},
+                    ready=False,
+                    auto_declare=False,
+                    joined_at=_now() if holders[s] else None,
+                )
+                for s in SIDES
+            ]
+            g = LiveGame(
+                row, {s.side: Seat(s.side, s.browser_hash, {}, False, False) for s in seats}, self._rules_of(row)
+            )
+            self._set_up_bots(g, seats)
+            await self._db(self.store.create_game, row, seats)
+            self.games[game_id] = g
+            g.log.info("created side=%s settings=%s", side, settings.to_dict())
+            self._schedule(g)
+            return game_id, code
+
+    async def unfinished_games(self, browser_hash: str) -> list[dict[str, Any]]:
+        """The games ``browser_hash`` holds a seat in that are not over, newest first (at most 20), for the home
+        page: ``{"id", "url", "status" ("waiting"/"setup"/"play"), "side", "ai_level" (None: a friend),
+        "created_at" (aware datetime), "game" (its key)}``."""
+        out = []
+        for row, side, holder in await self._db(self.store.unfinished_games, browser_hash):
+            out.append({
+                "id": row.id, "url": f"/g/{row.id}", "status": row.status, "side": side,
+                "ai_level": _bot_level(holder), "created_at": row.created_at, "game": row.game or DEFAULT_GAME,
+            })  # fmt: skip
+        return out
+
+    def address_key(self, address: str | None) -> str | None:
+        """The stored form of a client address: a keyed hash (32 hex digits), so the database never holds an
+        address in clear; ``None`` for none."""
+        if not address:
+            return None
+        digest = hmac.new(self.options.secret_key.encode(), f"address:{address}".encode(), hashlib.sha256)
+        return digest.hexdigest()[:32]
+
+    async def check_bot_games(self, browser_hash: str | None, address_key: str | None = None) -> None:
+        """Refuse one more game against the AI (each keeps a bot thinking on the server's cores) to a commander
+        who already holds ``max_bot_games`` unfinished ones, or to a client address from which
+        ``max_bot_games_per_address`` unfinished ones were created (fresh cookies must not give unlimited
+        games: issue 16). ``address_key``: the address as :meth:`address_key` stores it.
+
+        :raises ServiceError: ``too_many_ai_games`` (``detail.max``: the limit reached)."""
+        if browser_hash is None or browser_hash.startswith(BOT_PREFIX):
+            return
+        if address_key is not None:
+            from_address = await self._db(self.store.active_bot_games_from, address_key, BOT_PREFIX)
+            if from_address >= self.options.max_bot_games_per_address:
+                raise ServiceError(
+                    "too_many_ai_games",
+                    ngettext(
+                        "С вашего адреса уже идёт %(num)s партия против ИИ — это предел. Доиграйте, сдайте или "
+                        "отмените одну из них.",
+                        "С вашего адреса уже идут %(num)s партии против ИИ — это предел. Доиграйте, сдайте или "
+                        "отмените одну из них.",
+                        self.options.max_bot_games_per_address,
+                    ),
+                    {"max": self.options.max_bot_games_per_address},
+                )
+        if len(await self._db(self.store.active_bot_games, browser_hash, BOT_PREFIX)) >= self.options.max_bot_games:
+            raise ServiceError(
+                "too_many_ai_games",
+                ngettext(
+                    "У вас уже идёт %(num)s партия против ИИ — это предел. Доиграйте, сдайте или отмените её: "
+                    "незаконченные партии перечислены на главной странице.",
+                    "У вас уже идут %(num)s партии против ИИ — это предел. Доиграйте, сдайте или отмените одну "
+                    "из них: незаконченные партии перечислены на главной странице.",
+                    self.options.max_bot_games,
+                ),
+                {"max": self.options.max_bot_games},
+            )
+
+    async def game_by_invite(self, code: str) -> LiveGame | None:
+        """The game an invite code belongs to, if any, current as the database holds it (:meth:`current`)."""
+        if not code or len(code) > 64:
+            return None
+        game_id = await self._db(self.store.game_id_by_invite, hash_token(code))
+        return None if game_id is None else await self.current(game_id)
+
+    def invite_state(self, g: LiveGame, browser_hash: str | None) -> str:
+        """For the invite page: ``creator``, ``seated`` (this browser holds a seat), ``open`` or ``used``."""
+        if browser_hash is not None and browser_hash == g.creator_hash:
+            return "creator"
+        if g.seat_of(browser_hash) is not None:
+            return "seated"
+        if g.status == "waiting" and any(s.browser_hash is None for s in g.seats.values()):
+            return "open"
+        return "used"
+
+    async def claim(self, code: str, browser_hash: str) -> str | None:
+        """Claim the free seat of the invite's game for ``browser_hash`` (atomic, single use).
+
+        :returns: the game id (whether or not the seat was won: a loser becomes a spectator), ``None`` for an
+            unknown invite.
+        """
+        g = await self.game_by_invite(code)
+        if g is None:
+            return None
+        if self.invite_state(g, browser_hash) != "open":
+            return g.id
+        return await self._shielded(self._claim(g, browser_hash))
+
+    async def _claim(self, g: LiveGame, browser_hash: str) -> str:
+        async with self._locked(g):
+            free = [s for s in SIDES if g.seats[s].browser_hash is None]
+            if g.status != "waiting" or not free:
+                return g.id
+            if not await self._db(self.store.claim_seat, g.id, free[0], browser_hash):
+                await self._areload(g)
+                return g.id
+            g.seats[free[0]].browser_hash = browser_hash
+            g.seats[free[0]].gone_since = time.monotonic()
+            g.status = "setup"
+            values: dict[str, Any] = {"status": "setup"}
+            if g.settings.setup_ms:
+                g.setup_deadline_ms = _wall_ms() + g.settings.setup_ms
+                values["setup_deadline"] = g.setup_deadline_ms
+            values["checkpoint_at"] = _wall_ms()
+            await self._db(self.store.update_game, g.id, **values)
+            g.log.info("joined side=%s", free[0])
+            if all(g.seats[s].ready for s in SIDES):
+                await self._start_play(g)
+            self._schedule(g)
+        await self._publish(g)
+        return g.id
+
+    def role(self, g: LiveGame, browser_hash: str | None) -> str:
+        """``south``, ``north`` or ``spectator`` for the browser ``browser_hash``."""
+        return g.seat_of(browser_hash) or "spectator"
+
+    def invite_url_for(self, g: LiveGame, browser_hash: str | None) -> str | None:
+        """``/j/{code}`` for the creator until the friend joined, else ``None``."""
+        if g.status != "waiting" or browser_hash is None or browser_hash != g.creator_hash:
+            return None
+        code = self.invite_code(g)
+        return None if code is None else f"/j/{code}"
+
+    def rekey(self, old: str, new: str) -> None:
+        """A guest registered: its seats and games, moved to the identity ``new`` in the database, follow in
+        the cache too (open sockets keep their seat; the next connection finds it under ``new``)."""
+        for g in self.games.values():
+            if g.creator_hash == old:
+                g.creator_hash = new
+            for seat in g.seats.values():
+                if seat.browser_hash == old:
+                    seat.browser_hash = new

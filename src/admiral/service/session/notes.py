@@ -1,0 +1,77 @@
+"""A seat's notes on enemy markers (the :class:`~admiral.games.MarkerNotes` capability)."""
+
+from __future__ import annotations
+
+from admiral.games import MarkerNotes
+from admiral.i18n import _
+
+from ..errors import ServiceError
+from .base import SessionBase
+from .live import (
+    LiveGame,
+)
+
+
+class NotesMixin(SessionBase):
+    """A seat's notes on enemy markers (a part of
+    :class:`~admiral.service.session.GameService`)."""
+
+    def notes_of(self, g: LiveGame, side: str | None) -> dict[str, str] | None:
+        """The seat's own notes on enemy markers, at the cells the markers hold now (``None`` for a spectator
+        and outside play). Read from the database once per seat and kept in memory, followed along the
+        moves the seat saw; a failed read shows no notes rather than failing the snapshot."""
+        if side is None or g.status != "play" or g.game is None or not isinstance(g.rules, MarkerNotes):
+            return None
+        seat = g.seats[side]
+        if seat.notes is None:
+            try:
+                seat.notes = self.store.load_notes(g.id, side)
+            except Exception:
+                g.log.warning("reading notes failed side=%s", side, exc_info=True)
+                return {}
+        since, notes = seat.notes
+        now = g.rules.ply(g.game)
+        if since != now:
+            notes = g.rules.follow_notes(g.game, side, notes, since) if notes else {}
+            seat.notes = (now, notes)
+        return dict(notes)
+
+    async def set_note(self, g: LiveGame, side: str, ply: int, cell: str, note: str | None) -> None:
+        """Put ``note`` on the enemy marker on ``cell`` (``None`` or ``""`` removes it), as seen at version ``ply``.
+
+        A ``ply`` older than the game's version is fine: the cell is followed from then to now as the seat saw
+        the markers move (a player who reads a battle report while the opponent moves on still notes the
+        marker the report showed).
+
+        :raises ServiceError: ``game_over``, ``not_started``, ``stale_ply`` (a version not reached yet),
+            ``not_a_marker`` (no enemy marker there now, or it was destroyed since ``ply``), ``bad_note`` (not
+            a kind, ``?``, ``weak`` or ``strong``), ``unavailable`` (the database refused the write). Nothing
+            changes then.
+        """
+        note = note or None
+        if not isinstance(g.rules, MarkerNotes):
+            raise ServiceError("not_a_marker", _("В этой игре заметок на кораблях противника нет."))
+        if note is not None and note not in g.rules.note_values():
+            raise ServiceError("bad_note", _("Такой заметки нет: тип корабля, «?», «слабый» или «сильный»."))
+        async with self._locked(g):
+            self._check_playing(g)
+            now = g.rules.ply(g.game)
+            if ply > now:
+                raise ServiceError("stale_ply", _("Такой позиции ещё не было: заметка не сохранена."), {"ply": now})
+            if ply < now:  # the marker as the player saw it then, wherever it went since
+                cell = next(iter(g.rules.follow_notes(g.game, side, {cell: "?"}, ply)), "")
+            if cell not in g.rules.enemy_markers(g.game, side):
+                raise ServiceError("not_a_marker", _("Заметку можно поставить только на корабль противника."))
+            notes = dict(self.notes_of(g, side) or {})
+            if note is None:
+                notes.pop(cell, None)
+            else:
+                notes[cell] = note
+            try:
+                await self._db(self.store.replace_notes, g.id, side, now, notes)
+            except Exception:
+                g.log.exception("notes write failed side=%s", side)
+                raise ServiceError("unavailable", _("Заметку не удалось сохранить. Попробуйте ещё раз.")) from None
+            g.seats[side].notes = (now, notes)
+        # Only this seat's sockets answer with a snapshot: the opponent must not even learn that notes changed.
+        await self.bus.publish(f"game:{g.id}", {"type": "notes", "side": side, "revision": self.store.known.get(g.id)})

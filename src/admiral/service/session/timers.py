@@ -1,0 +1,237 @@
+"""Timers and the sweeper: the service's start and stop, flag fall and setup deadlines, expired invites, clock
+checkpoints, and the overdue deadlines of games another instance left behind."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from admiral.store import GameRow
+
+from .base import SessionBase
+from .live import (
+    LiveGame,
+    _now,
+    _wall_ms,
+    log,
+)
+
+
+class TimerMixin(SessionBase):
+    """Start and stop, the timers, the sweeper, checkpoints (a part of
+    :class:`~admiral.service.session.GameService`)."""
+
+    async def start(self) -> None:
+        """Load the games that need a timer (a clock in play, a setup deadline; the others load on first
+        access), then — loading done, the server about to serve — restart their running clocks from one
+        "now" and shift their setup deadlines by the downtime (time the server was down or starting is
+        charged to nobody), arm the timers and start the sweeper."""
+        loaded: list[tuple[LiveGame, GameRow]] = []
+        for game_id in self.store.timed_game_ids():
+            try:
+                got = self._load(game_id)
+            except Exception:  # a broken game must not keep the server down
+                log.exception("game=%s load failed", game_id)
+                continue
+            if got is not None:
+                loaded.append(got)
+        self._resume_all(loaded)
+        self._sweeper = asyncio.create_task(self._sweep_forever(), name="admiral-sweeper")
+
+    #: Seconds :meth:`stop` waits for the sweeper, and then for changes of games in flight, before it goes on
+    #: without them (a process asked to stop must be gone within a few seconds: issue 16).
+    STOP_WAIT_S = 1.0
+
+    async def stop(self) -> None:
+        """Stop the sweeper and the timers, let the changes of games in flight finish (each one whole), cancel
+        the bots' turns, checkpoint the running clocks. Bounded: a sweep or a change stuck in a network call
+        (Redis, the database) is abandoned after ``STOP_WAIT_S`` rather than holding the shutdown."""
+        self._stopping = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            done, _pending = await asyncio.wait({self._sweeper}, timeout=self.STOP_WAIT_S)
+            if not done:
+                log.warning("the sweeper did not stop within %.0f s; shutting down without it", self.STOP_WAIT_S)
+        for g in self.games.values():
+            if g.timer is not None:
+                g.timer.cancel()
+        if self._changes:
+            _done, pending = await asyncio.wait(set(self._changes), timeout=self.STOP_WAIT_S)
+            if pending:
+                log.warning("%d changes of games did not finish before the shutdown", len(pending))
+        for task in list(self._tasks):
+            task.cancel()
+        if self._bot_pool is not None:
+            self._bot_pool.shutdown(wait=False, cancel_futures=True)
+        self._checkpoint()
+        self._db_pool.shutdown(wait=False)
+        self._credit_pool.shutdown(wait=False, cancel_futures=True)
+
+    def _resume_all(self, loaded: list[tuple[LiveGame, GameRow]]) -> None:
+        """After a restart, in one pass with one "now": running clocks start again from now, setup
+        deadlines move by the downtime (since each game's last checkpoint); one bulk write; timers armed."""
+        wall, mono = _wall_ms(), time.monotonic()
+        rows: list[dict[str, Any]] = []
+        shifting = [] if self.bus.shared else loaded  # shared: other instances served on, time ran as stored
+        for g, row in shifting:
+            values: dict[str, Any] = {"id": g.id, "checkpoint_at": wall}
+            if g.clock is not None and g.status == "play":
+                g.clock.start(g.clock.running, mono, wall)
+                values["clock_started_at"] = wall
+            if g.status == "setup" and g.setup_deadline_ms is not None:
+                g.setup_deadline_ms += max(0, wall - (row.checkpoint_at or wall))
+                values["setup_deadline"] = g.setup_deadline_ms
+            rows.append(values)
+        try:
+            self.store.checkpoint(rows)
+        except Exception:  # the timers still run; the next checkpoint writes the clocks
+            log.exception("resume checkpoint failed")
+        for g, _row in loaded:
+            self._schedule(g)
+        log.info("resumed %d timed games", len(loaded))
+
+    def _schedule(self, g: LiveGame) -> None:
+        """(Re)arm the game's timer: the running clock's flag, or the setup deadline."""
+        if g.timer is not None:
+            g.timer.cancel()
+            g.timer = None
+        delay: float | None = None
+        if g.status == "play" and g.clock is not None and not self._bot_thinking(g, g.clock.running):
+            delay = g.clock.seconds_to_flag(time.monotonic())
+        elif g.status == "setup" and g.setup_deadline_ms is not None:
+            delay = max(0.0, (g.setup_deadline_ms - _wall_ms()) / 1000)
+        if delay is not None:
+            loop = asyncio.get_running_loop()
+            g.timer = loop.call_later(delay + 0.01, lambda: self._spawn(self._on_timer(g)))
+        self._drive_bots(g)
+
+    async def _on_timer(self, g: LiveGame) -> None:
+        changed = False
+        async with self._locked(g):
+            changed = await self._check_deadlines(g)
+            if not changed:
+                self._schedule(g)
+        if changed:
+            await self._publish(g)
+
+    def _due(self, g: LiveGame) -> bool:
+        """Whether the cached copy shows a flag fallen or a setup deadline gone by (what :meth:`_check_deadlines`
+        acts on)."""
+        if g.status == "play" and g.clock is not None and g.clock.running is not None:
+            if self._bot_thinking(g, g.clock.running):
+                return False
+            return g.clock.left(g.clock.running, time.monotonic()) <= 0
+        return g.status == "setup" and g.setup_deadline_ms is not None and _wall_ms() >= g.setup_deadline_ms
+
+    async def _check_deadlines(self, g: LiveGame) -> bool:
+        """Flag fall or setup expiry, if due. Caller holds the lock. Returns whether the game changed."""
+        mono = time.monotonic()
+        if g.status == "play" and g.clock is not None and g.clock.running is not None:
+            side = g.clock.running
+            if g.clock.left(side, mono) <= 0 and not self._bot_thinking(g, side):
+                g.log.info("flag side=%s", side)
+                await self._commit(g, [g.rules.end_action("flag", side)])
+                return True
+        elif g.status == "setup" and g.setup_deadline_ms is not None and _wall_ms() >= g.setup_deadline_ms:
+            await self._expire_setup(g)
+            self._schedule(g)
+            return True
+        return False
+
+    async def _sweep_forever(self) -> None:
+        while not self._stopping:
+            await asyncio.sleep(self.options.sweep_interval_s)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("sweep failed")
+
+    async def sweep(self) -> None:
+        """Check the timed games' deadlines (a backstop for the timers), expire invites nobody accepted,
+        checkpoint running clocks and setup deadlines, drop finished games nobody watches from the cache.
+        Instances sharing the games also renew their sockets' presence marks and take over the deadlines of
+        games whose instance died (any overdue game in the database is loaded and handled here)."""
+        if self.bus.shared:
+            await self._shared_sweep()
+        for g in list(self.games.values()):
+            # Only a game whose copy shows a deadline gone by takes its lock (with instances sharing the games a
+            # lock is a Redis round trip and a revision check): a copy behind another instance's changes may miss
+            # a deadline, but the database's overdue games above catch that.
+            if not g.timed or g.lock.locked() or not self._due(g):
+                continue
+            try:
+                async with self._locked(g):
+                    changed = await self._check_deadlines(g)
+                if changed:
+                    await self._publish(g)
+            except Exception:
+                g.log.exception("deadline check failed")
+        try:
+            await self._expire_waiting()
+        except Exception:
+            log.exception("expiring waiting games failed")
+        self._checkpoint()
+        # Finished games nobody watches need not stay cached (a socket keeps its game: it must see changes).
+        for game_id, g in list(self.games.items()):
+            if not g.active and not g.watched and not g.lock.locked():
+                del self.games[game_id]
+
+    async def _shared_sweep(self) -> None:
+        """Presence heartbeats (every 10 s: the marks live 30 s), and the overdue timers of games other
+        instances left behind."""
+        mono = time.monotonic()
+        if mono - self._presence_at >= 10.0:
+            self._presence_at = mono
+            marks = [(g.id, side) for g in list(self.games.values()) for side, seat in g.seats.items()
+                     if seat.connections > 0]  # fmt: skip
+            await self.bus.heartbeat(marks)
+        for game_id in await self._db(self.store.overdue_game_ids, _wall_ms()):
+            try:
+                g = self.get(game_id)
+                if g.lock.locked():
+                    continue
+                async with self._locked(g):
+                    changed = await self._check_deadlines(g)
+                if changed:
+                    g.log.info("took over an overdue deadline")
+                    await self._publish(g)
+            except Exception:
+                log.exception("game=%s overdue check failed", game_id)
+
+    async def _expire_waiting(self) -> None:
+        """Abort the games whose invite was not accepted within ``waiting_ttl_s``: one bulk ``UPDATE`` in the
+        database (such games are mostly not loaded), then the cached ones are brought in line and published."""
+        now = _now()
+        cutoff = datetime.fromtimestamp(now.timestamp() - self.options.waiting_ttl_s, UTC)
+        expired = await self._db(self.store.expire_waiting, cutoff, now)
+        changed = []
+        for game_id in expired:
+            g = self.games.get(game_id)
+            if g is not None and g.status == "waiting":
+                g.status, g.draw_offer = "aborted", None
+                g.log.info("invite expired: aborted")
+                changed.append(g)
+        if expired:
+            log.info("expired %d waiting games", len(expired))
+        for g in changed:
+            await self._publish(g)
+
+    def _checkpoint(self) -> None:
+        """Write the running clocks (and the ``checkpoint_at`` of games with a setup deadline) in one bulk update.
+        Games without a timer have nothing that runs: they are not written."""
+        wall, mono = _wall_ms(), time.monotonic()
+        rows = []
+        for g in self.games.values():
+            if not g.timed:
+                continue
+            row: dict[str, Any] = {"id": g.id, "checkpoint_at": wall}
+            if g.status == "play" and g.clock is not None and g.clock.running is not None:
+                g.clock.charge(mono, wall)
+                row.update(self._clock_values(g))
+            rows.append(row)
+        try:
+            self.store.checkpoint(rows, guarded=self.bus.shared)
+        except Exception:
+            log.exception("checkpoint failed")
