@@ -90,12 +90,15 @@ def test_bots_think_in_lower_priority_processes_that_end_with_the_server(tmp_pat
     stop, answers = threading.Event(), []
     players = [threading.Thread(target=_play, args=(port, answers, stop)) for _ in range(6)]
     try:
-        assert _wait(lambda: _answers(f"http://127.0.0.1:{port}/healthz"))
+        # a busy machine (CI runs beside other suites) may take a while to migrate a new database and start
+        assert _wait(lambda: _answers(f"http://127.0.0.1:{port}/healthz"), 60)
         for p in players:  # six games for two workers: the bots' queue is never empty
             p.start()
         assert _wait(lambda: len(answers) >= 30, 60)
         workers = {pid: nice for pid, nice in _marked(mark).items() if pid != server.pid}
-        assert sorted(workers.values()).count(10) == 2  # beside the fork server (0): two workers at niceness 10
+        base = os.getpriority(os.PRIO_PROCESS, server.pid)  # the test run's own niceness (0, or more under `nice`)
+        # beside the fork server (at the server's niceness): two workers 10 below it
+        assert sorted(workers.values()).count(min(19, base + 10)) == 2, (base, workers)
     finally:
         server.send_signal(how)  # while the bots think
         try:
@@ -105,5 +108,6 @@ def test_bots_think_in_lower_priority_processes_that_end_with_the_server(tmp_pat
                 server.kill()
         stop.set()
         for p in players:
-            p.join(10)
+            if p.is_alive():
+                p.join(10)
     assert _wait(lambda: _marked(mark) == {}), _marked(mark)

@@ -180,8 +180,8 @@ def test_rematch_swaps_sides_and_binds_both_seats(browsers) -> None:
 
 
 def test_a_failed_write_is_never_shown_and_the_next_action_goes_through(browsers, client) -> None:
-    # DESIGN "nothing the players saw acknowledged is lost": the engine applies before the row is written;
-    # when the write fails, the live game must fall back to what the database holds.
+    # DESIGN "nothing the players saw acknowledged is lost": the action is applied to a copy of the game; when
+    # the write fails the copy is dropped, and the live game is what the database holds.
     from sqlalchemy.exc import OperationalError
 
     store = client.app.state.service.store
@@ -209,8 +209,8 @@ def test_a_failed_write_is_never_shown_and_the_next_action_goes_through(browsers
 
 def test_a_write_in_flight_leaves_the_loop_free_and_no_socket_sees_its_move(browsers, client) -> None:
     # An action's write runs in a database thread (PostgreSQL; forced here): the server answers meanwhile, and a
-    # socket that opens while the engine copy is ahead of the database waits for the outcome; the write fails
-    # here, so it sees version 0.
+    # socket that opens while the write is in flight is shown the stored game at once (the action is applied to
+    # a copy, swapped in only once stored: there is nothing to wait for); the write fails here, so version 0 stays.
     import threading
 
     from sqlalchemy.exc import OperationalError
@@ -238,7 +238,7 @@ def test_a_write_in_flight_leaves_the_loop_free_and_no_socket_sees_its_move(brow
             with live.north.ws(live.id) as late:
                 threading.Timer(0.3, release.set).start()
                 first = until(late, lambda m: m["type"] == "snapshot")
-                assert left.is_set() and first["game"]["version"] == 0
+                assert not left.is_set() and first["game"]["version"] == 0  # not held back by the write
             assert error(live.sws)["code"] == "unavailable"
         finally:
             release.set()

@@ -29,6 +29,18 @@ class GameClock:
         if running is not None:
             self.running = running
 
+    def copy(self) -> GameClock:
+        """An independent copy (to stage a change on: :class:`~admiral.service.session.play.Staged`).
+
+        >>> c = GameClock({"south": 1000, "north": 1000}, "south")
+        >>> d = c.copy(); d.remaining["south"] = 5
+        >>> c.remaining["south"], d.running
+        (1000, 'south')
+        """
+        twin = GameClock(self.remaining, self.running)
+        twin.started_mono, twin.started_wall_ms = self.started_mono, self.started_wall_ms
+        return twin
+
     def left(self, side: str, mono: float) -> int:
         """Milliseconds ``side`` has left at monotonic time ``mono`` (may be negative once flagged)."""
         left = self.remaining[side]

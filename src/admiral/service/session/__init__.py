@@ -1,9 +1,14 @@
-"""The game service: lobby, setup, play, clocks, timers and presence of friend games.
+"""The game session: create, invite, set up, play, end; clocks, timers, presence and bots of every game of the
+house (it knows a game only through the registry and :class:`~admiral.games.Ruleset`).
 
-One move, end to end (DESIGN.md): a message → :meth:`GameService.handle` → the game's asyncio lock →
-the ruleset applies it to the cached game → the action rows are appended (unique ``(game_id, ply)``)
-and the game row updated in one transaction → commit → ``{"type": "changed", "version"}`` is published
-on ``game:{id}`` → every socket of the game builds ITS seat's snapshot with :meth:`GameService.snapshot`.
+One move, end to end (DESIGN.md): a message → :meth:`GameService.handle` → the game's lock → the op's checks →
+the ruleset applies the action to a *copy* of the game (with its clock, turns and draw offer) → the action rows
+are appended (unique ``(game_id, ply)``) and the game row updated in one transaction → only then is the copy
+swapped in → ``{"type": "changed", "version"}`` is published on ``game:{id}`` → every socket of the game builds
+ITS audience's snapshot (:mod:`admiral.service.snapshot`). A refused action or a failed write leaves the live
+game exactly as it was: nothing to undo or replay, and nobody ever sees a move that is not stored. Changes that
+are not actions (a draft, a draw offer, an abort) follow the same order: store, then set in memory; a step whose
+second write failed (a join, the start of play) is finished by the sweeper.
 
 Every mutation of a game happens under its lock, so actions of one game run one at a time; games do
 not wait for each other. A game in progress is cached in memory (:class:`LiveGame`) and rebuilt after a

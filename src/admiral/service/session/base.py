@@ -15,6 +15,7 @@ from typing import Any
 
 from admiral.bus import EventBus
 from admiral.games import Ruleset
+from admiral.i18n import _
 from admiral.store import Store
 
 from ..errors import ServiceError
@@ -22,6 +23,7 @@ from ..progress import ProgressService
 from .live import (
     LiveGame,
     ServiceOptions,
+    SystemTime,
     T,
     _busy,
     _forget_task,
@@ -40,7 +42,10 @@ class SessionBase:
         rulesets: Mapping[str, Ruleset],
         options: ServiceOptions | None = None,
         progress: ProgressService | None = None,
+        now: SystemTime | None = None,
     ) -> None:
+        #: The time source (:class:`~.live.SystemTime`; a fake one in the session tests).
+        self.now = now or SystemTime()
         self.store = store
         self.progress = progress
         self.bus = bus
@@ -130,6 +135,17 @@ class SessionBase:
         if not self.db_threads:
             return fn(*args, **kwargs)
         return await asyncio.get_running_loop().run_in_executor(self._db_pool, functools.partial(fn, *args, **kwargs))
+
+    async def _save(self, g: LiveGame, **values: Any) -> None:
+        """Store columns of ``g``'s row (caller holds the lock, and sets the same facts in memory only after
+        this returns: a failed write changes nothing anyone can see).
+
+        :raises ServiceError: ``unavailable`` when the database refused the write."""
+        try:
+            await self._db(self.store.update_game, g.id, **values)
+        except Exception:
+            g.log.exception("a write of the game failed: %s", sorted(values))
+            raise ServiceError("unavailable", _("Не удалось сохранить. Попробуйте ещё раз.")) from None
 
     async def _shielded(self, coro: Coroutine[Any, Any, T]) -> T:
         """Run ``coro`` (a change of a game: lock → check → apply → store → publish) to its end in a task of its

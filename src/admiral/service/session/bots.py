@@ -56,14 +56,14 @@ class BotsMixin(SessionBase):
         at most 1 % of the bot's remaining clock — a short game is never lost on this courtesy."""
         pause = self.options.bot_delay_ms / 1000
         if g.clock is not None:
-            pause = min(pause, max(0.0, g.clock.left(side, time.monotonic()) / 100_000))
+            pause = min(pause, max(0.0, g.clock.left(side, self.now.mono()) / 100_000))
         return pause
 
     def _bot_deadline(self, g: LiveGame, side: str, level: int) -> float:
         """Seconds the bot may think: its level's budget, at most 1/30 of its remaining clock."""
         budget = self.options.bot_think_s.get(level, 1.0)
         if g.clock is not None:
-            budget = min(budget, max(0.02, g.clock.left(side, time.monotonic()) / 30_000))
+            budget = min(budget, max(0.02, g.clock.left(side, self.now.mono()) / 30_000))
         return budget
 
     async def _bot_turn(self, g: LiveGame, side: str) -> None:
@@ -89,7 +89,7 @@ class BotsMixin(SessionBase):
                 queued = 0.0  # seconds the jobs waited for a worker: not the bot's time, its clock gets them back
                 try:
                     if fresh:  # a restart (or a reload) lost its memory: show it the game so far
-                        submitted = time.monotonic()
+                        submitted = time.monotonic()  # the workers stamp real monotonic time
                         _seen, bot, began = await self._in_bot_worker(botpool.catch_up, g.rules, bot, game, side)
                         queued += max(0.0, began - submitted)
                         g.bots[side] = bot
@@ -114,7 +114,7 @@ class BotsMixin(SessionBase):
                                queued * 1000, notation)  # fmt: skip
                     if g.clock is not None and g.clock.running == side:
                         g.clock.credit(side, int(queued * 1000))  # QA: bots lost on time waiting for a worker
-                    if g.clock is not None and g.clock.left(side, time.monotonic()) <= 0:
+                    if g.clock is not None and g.clock.left(side, self.now.mono()) <= 0:
                         await self._commit(g, [g.rules.end_action("flag", side)])
                     elif notation is None:
                         await self._commit(g, [g.rules.end_action("resign", side)])

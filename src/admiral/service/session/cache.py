@@ -3,7 +3,6 @@ stored rows, apply other instances' deltas, re-read what does not fit."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from admiral.games import DEFAULT_GAME, Ruleset
@@ -19,7 +18,6 @@ from .live import (
     SIDES,
     LiveGame,
     Seat,
-    _wall_ms,
 )
 
 
@@ -58,7 +56,7 @@ class CacheMixin(SessionBase):
         :returns: whether anything a snapshot shows may have changed."""
         if not self.bus.shared:
             return False
-        mono = time.monotonic()
+        mono = self.now.mono()
         if not force and mono - g.refreshed_at < 1.0:
             return g.refreshed_changed
         g.refreshed_at = mono
@@ -71,11 +69,7 @@ class CacheMixin(SessionBase):
                 if revision is not None and known is not None and revision <= known:
                     pass  # another socket of the game caught up while this one waited for the lock
                 elif (outcome := self._apply_deltas(g, deltas, revision) if deltas else False) is None:
-                    g.settled.clear()  # the copy broke: nobody sees it until it is replayed
-                    try:
-                        await self._catch_up(g, stale=True)
-                    finally:
-                        g.settled.set()
+                    await self._catch_up(g, stale=True)  # a delta did not apply: the copy stayed as it was
                     changed = True
                 elif outcome:
                     changed = applied = True
@@ -85,7 +79,7 @@ class CacheMixin(SessionBase):
         if not applied or mono - g.presence_at >= self.PRESENCE_READ_S:
             g.presence_at = mono
             elsewhere = await self.bus.present_elsewhere(g.id)
-            mono = time.monotonic()
+            mono = self.now.mono()
             for side, seat in g.seats.items():
                 now_there = elsewhere.get(side, False)
                 if now_there != seat.elsewhere:
@@ -102,8 +96,8 @@ class CacheMixin(SessionBase):
         without a delta), a game that ends, or anything that does not fit is left to the database.
 
         :returns: ``True`` when the copy reached ``revision`` this way, ``False`` when the database must supply
-            the rest (what did apply stays), ``None`` when the copy broke (an action did not apply): it must be
-            replayed from the start."""
+            the rest (what did apply stays), ``None`` when an action did not apply (the copy stays at the
+            revision before that delta; the database supplies the rest)."""
         applied = False
         for delta in sorted(deltas, key=lambda d: d.get("revision", -1)):
             known = self.store.known.get(g.id)
@@ -119,17 +113,18 @@ class CacheMixin(SessionBase):
                 return False  # an end (its credit is in the database) or a game this copy does not hold
             if g.rules.ply(g.game) != rows[0][0]:
                 return False
+            game, turns = g.rules.copy(g.game), dict(g.turns)  # applied to a copy, swapped in whole
             try:
                 for ply, notation in rows:
-                    if g.rules.ply(g.game) != ply:
-                        raise ValueError(f"delta ply {ply} at engine ply {g.rules.ply(g.game)}")
-                    done = g.rules.apply(g.game, notation)
+                    if g.rules.ply(game) != ply:
+                        raise ValueError(f"delta ply {ply} at engine ply {g.rules.ply(game)}")
+                    done = g.rules.apply(game, notation)
                     if done.turn and done.actor:
-                        g.turns[done.actor] += 1
+                        turns[done.actor] += 1
             except Exception:
-                g.log.exception("a delta did not apply; the game is replayed from the database")
-                g.game = None
+                g.log.exception("a delta did not apply; the game is read from the database")
                 return None
+            g.game, g.turns = game, turns
             g.draw_offer = values.get("draw_offer")
             if g.settings.base_ms and "clock_south_ms" in values:
                 g.clock = self._restore_clock(
@@ -226,16 +221,20 @@ class CacheMixin(SessionBase):
                 seat.elsewhere = before.elsewhere
         g.views_version = -1
         tail = loaded.since_ply > 0 and g.game is not None and g.rules.ply(g.game) == loaded.since_ply
+        # The stored actions are applied to a copy (a tail) or a new game, swapped in whole: a game handle, once
+        # live, never changes (a bot thinking over it meanwhile keeps a consistent position).
+        game, turns = (g.rules.copy(g.game), dict(g.turns)) if tail else (None, {"south": 0, "north": 0})
         if not tail:
-            g.game, g.turns = None, {"south": 0, "north": 0}
             g.bots, g.bot_seen = {}, {}
-        if g.game is None and all(g.seats[s].ready for s in SIDES) and row.started_at is not None:
-            g.game = g.rules.new_game({s: g.seats[s].draft for s in SIDES}, self._record_settings(g))
-        if g.game is not None:
+        if game is None and all(g.seats[s].ready for s in SIDES) and row.started_at is not None:
+            game = g.rules.new_game({s: g.seats[s].draft for s in SIDES}, self._record_settings(g))
+        if game is not None:
             for a in loaded.actions:
-                applied = g.rules.apply(g.game, a.notation)
+                applied = g.rules.apply(game, a.notation)
                 if applied.turn and applied.actor:
-                    g.turns[applied.actor] += 1
+                    turns[applied.actor] += 1
+        g.game, g.turns = game, turns
+        if g.game is not None:
             result = g.rules.result(g.game)
             if result is not None:
                 g.result = result
@@ -249,17 +248,16 @@ class CacheMixin(SessionBase):
         else:
             g.clock = None
 
-    @staticmethod
     def _restore_clock(
-        south_ms: int | None, north_ms: int | None, running: str | None, started: int | None
+        self, south_ms: int | None, north_ms: int | None, running: str | None, started: int | None
     ) -> GameClock:
         """A clock from its stored values. The running clock has run since its stored stamp (a reload, or another
         instance's game): that time is charged; a restart of a lone server then restarts the clocks from "now"
         (``_resume_all``)."""
         clock = GameClock({"south": south_ms or 0, "north": north_ms or 0})
-        wall = _wall_ms()
+        wall = self.now.wall_ms()
         started = started or wall
-        clock.start(running, time.monotonic() - max(0, wall - started) / 1000, started)
+        clock.start(running, self.now.mono() - max(0, wall - started) / 1000, started)
         return clock
 
     def _record_settings(self, g: LiveGame) -> dict[str, Any]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import time
 from typing import Any
 
 from admiral.i18n import _
@@ -18,9 +17,8 @@ from .live import (
     SIDES,
     LiveGame,
     Seat,
-    _now,
     _other,
-    _wall_ms,
+    clock_values,
 )
 
 
@@ -50,60 +48,71 @@ class FinishMixin(SessionBase):
             g.log.exception("crediting the game failed")
 
     async def _end(self, g: LiveGame, side: str, how: str) -> None:
-        """Resign (``resign``) or claim the win over a disconnected opponent (``claim``)."""
-        async with self._locked(g):
-            self._check_playing(g)
-            if how == "claim":
-                if not self.can_claim(g, side):
-                    raise ServiceError(
-                        "cannot_claim", _("Победу можно потребовать, когда соперник отключён не меньше минуты.")
-                    )
-                await self._commit(g, [g.rules.end_action("abandon", _other(side))])
-            else:
-                await self._commit(g, [g.rules.end_action("resign", side)])
-        await self._publish(g)
+        """Resign (``resign``) or claim the win over a disconnected opponent (``claim``).
+
+        :raises ServiceError: ``game_over``, ``not_started``, ``cannot_claim``."""
+
+        def decide() -> list[str]:
+            if how != "claim":
+                return [g.rules.end_action("resign", side)]
+            if not self.can_claim(g, side):
+                raise ServiceError(
+                    "cannot_claim", _("Победу можно потребовать, когда соперник отключён не меньше минуты.")
+                )
+            return [g.rules.end_action("abandon", _other(side))]
+
+        await self._act(g, decide)
 
     async def offer_draw(self, g: LiveGame, side: str) -> None:
-        """Offer a draw; an offer already made by the opponent is accepted instead."""
-        async with self._locked(g):
-            self._check_playing(g)
+        """Offer a draw; an offer already made by the opponent is accepted instead.
+
+        :raises ServiceError: ``game_over``, ``not_started``, ``draw_declined`` (a bot's seat),
+            ``draw_already_offered``, ``unavailable``."""
+
+        def decide() -> list[str]:
             if (level := g.seats[_other(side)].bot_level) is not None:
                 name = g.rules.info.levels.get(level, "")
                 raise ServiceError(
                     "draw_declined", _("ИИ «%(name)s» отклоняет ничью: партия продолжается.", name=_(name))
                 )
-            if g.draw_offer == _other(side):
-                await self._commit(g, [g.rules.end_action("draw", None)])
-            elif g.draw_offer == side:
+            if g.draw_offer == side:
                 raise ServiceError("draw_already_offered", _("Вы уже предложили ничью."))
-            else:
-                g.draw_offer = side
-                await self._db(self.store.update_game, g.id, draw_offer=side)
-                g.log.info("draw offered side=%s", side)
-        await self._publish(g)
+            return [g.rules.end_action("draw", None)] if g.draw_offer == _other(side) else []
+
+        async def offer() -> None:
+            await self._save(g, draw_offer=side)
+            g.draw_offer = side
+            g.log.info("draw offered side=%s", side)
+
+        await self._act(g, decide, otherwise=offer)
 
     async def accept_draw(self, g: LiveGame, side: str) -> None:
-        """Accept the opponent's draw offer: the game ends in a draw by agreement (rules §10.3)."""
-        async with self._locked(g):
-            self._check_playing(g)
+        """Accept the opponent's draw offer: the game ends in a draw by agreement (rules §10.3).
+
+        :raises ServiceError: ``game_over``, ``not_started``, ``no_draw_offer``."""
+
+        def decide() -> list[str]:
             if g.draw_offer != _other(side):
                 raise ServiceError("no_draw_offer", _("Соперник не предлагал ничью."))
-            await self._commit(g, [g.rules.end_action("draw", None)])
-        await self._publish(g)
+            return [g.rules.end_action("draw", None)]
+
+        await self._act(g, decide)
 
     async def decline_draw(self, g: LiveGame, side: str) -> None:
-        """Decline the opponent's draw offer."""
+        """Decline the opponent's draw offer. :raises ServiceError: ``no_draw_offer``, ``unavailable``."""
         async with self._locked(g):
             self._check_playing(g)
             if g.draw_offer != _other(side):
                 raise ServiceError("no_draw_offer", _("Соперник не предлагал ничью."))
+            await self._save(g, draw_offer=None)
             g.draw_offer = None
-            await self._db(self.store.update_game, g.id, draw_offer=None)
             g.log.info("draw declined side=%s", side)
         await self._publish(g)
 
     async def abort(self, g: LiveGame, side: str) -> None:
-        """Abort the game: before play, or while neither side has made two turns. Status ``aborted``, no result."""
+        """Abort the game: before play, or while neither side has made two turns. Status ``aborted``, no result.
+
+        :raises ServiceError: ``game_over``, ``cannot_abort``, ``unavailable``."""
         async with self._locked(g):
             if g.status in ("over", "aborted"):
                 raise ServiceError("game_over", _("Партия окончена."))
@@ -111,12 +120,13 @@ class FinishMixin(SessionBase):
                 raise ServiceError(
                     "cannot_abort", _("Отменить партию можно, пока ни одна сторона не сделала двух ходов.")
                 )
-            g.status, g.draw_offer = "aborted", None
-            values: dict[str, Any] = {"status": "aborted", "finished_at": _now(), "draw_offer": None}
-            if g.clock is not None:
-                g.clock.switch(None, time.monotonic(), _wall_ms())
-                values.update(self._clock_values(g))
-            await self._db(self.store.update_game, g.id, **values)
+            values: dict[str, Any] = {"status": "aborted", "finished_at": self.now.utc(), "draw_offer": None}
+            clock = None if g.clock is None else g.clock.copy()
+            if clock is not None:
+                clock.switch(None, self.now.mono(), self.now.wall_ms())
+                values.update(clock_values(clock))
+            await self._save(g, **values)
+            g.status, g.draw_offer, g.clock = "aborted", None, clock
             g.log.info("aborted by side=%s", side)
             self._schedule(g)
         await self._publish(g)
@@ -143,8 +153,8 @@ class FinishMixin(SessionBase):
                     id=new_id, invite_hash=invite_hash, invite_sealed=None, creator_hash=g.creator_hash,
                     creator_address=g.creator_address, game=g.rules.info.key,
                     status="setup", settings=g.settings.to_dict(), seed=secrets.randbits(62), ply=0, rematch_of=g.id,
-                    checkpoint_at=_wall_ms(),
-                    setup_deadline=_wall_ms() + g.settings.setup_ms if g.settings.setup_ms else None,
+                    checkpoint_at=self.now.wall_ms(),
+                    setup_deadline=self.now.wall_ms() + g.settings.setup_ms if g.settings.setup_ms else None,
                 )  # fmt: skip
                 seats = [
                     GameSeatRow(
@@ -154,7 +164,7 @@ class FinishMixin(SessionBase):
                         draft={},
                         ready=False,
                         auto_declare=g.seats[_other(s)].auto_declare,
-                        joined_at=_now(),
+                        joined_at=self.now.utc(),
                     )
                     for s in SIDES
                 ]

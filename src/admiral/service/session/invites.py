@@ -7,7 +7,6 @@ import base64
 import hashlib
 import hmac
 import secrets
-import time
 from typing import Any
 
 from admiral.games import DEFAULT_GAME
@@ -23,9 +22,7 @@ from .live import (
     LiveGame,
     Seat,
     _bot_level,
-    _now,
     _other,
-    _wall_ms,
 )
 
 
@@ -79,7 +76,7 @@ class InviteMixin(SessionBase):
             code, invite_hash, sealed = self._new_invite(game_id)
             if ai:
                 code, sealed = None, None
-            wall = _wall_ms()
+            wall = self.now.wall_ms()
             row = GameRow(
                 id=game_id, invite_hash=invite_hash, invite_sealed=sealed, creator_hash=browser_hash,
                 creator_address=address_key, game=settings.game, status="setup" if ai else "waiting",
@@ -97,7 +94,7 @@ class InviteMixin(SessionBase):
                     draft={},
                     ready=False,
                     auto_declare=False,
-                    joined_at=_now() if holders[s] else None,
+                    joined_at=self.now.utc() if holders[s] else None,
                 )
                 for s in SIDES
             ]
@@ -198,28 +195,36 @@ class InviteMixin(SessionBase):
         return await self._shielded(self._claim(g, browser_hash))
 
     async def _claim(self, g: LiveGame, browser_hash: str) -> str:
+        """Take the free seat (one atomic write: a second claimant loses), then open the setup."""
         async with self._locked(g):
             free = [s for s in SIDES if g.seats[s].browser_hash is None]
             if g.status != "waiting" or not free:
                 return g.id
             if not await self._db(self.store.claim_seat, g.id, free[0], browser_hash):
-                await self._areload(g)
+                await self._catch_up(g, stale=True)  # another instance's claimant won the seat
                 return g.id
             g.seats[free[0]].browser_hash = browser_hash
-            g.seats[free[0]].gone_since = time.monotonic()
-            g.status = "setup"
-            values: dict[str, Any] = {"status": "setup"}
-            if g.settings.setup_ms:
-                g.setup_deadline_ms = _wall_ms() + g.settings.setup_ms
-                values["setup_deadline"] = g.setup_deadline_ms
-            values["checkpoint_at"] = _wall_ms()
-            await self._db(self.store.update_game, g.id, **values)
+            g.seats[free[0]].gone_since = self.now.mono()
             g.log.info("joined side=%s", free[0])
-            if all(g.seats[s].ready for s in SIDES):
-                await self._start_play(g)
+            await self._open_setup(g)
             self._schedule(g)
         await self._publish(g)
         return g.id
+
+    async def _open_setup(self, g: LiveGame) -> None:
+        """Both seats are held: the game goes from ``waiting`` to ``setup`` (with its setup deadline), stored,
+        then live; play starts at once if both fleets are ready. Caller holds the lock. A failed write leaves
+        the game waiting with both seats held, which the sweeper finishes (:meth:`_check_deadlines`).
+
+        :raises ServiceError: ``unavailable`` when the write failed."""
+        wall = self.now.wall_ms()
+        deadline = wall + g.settings.setup_ms if g.settings.setup_ms else None
+        values: dict[str, Any] = {"status": "setup", "checkpoint_at": wall}
+        if deadline is not None:
+            values["setup_deadline"] = deadline
+        await self._save(g, **values)
+        g.status, g.setup_deadline_ms = "setup", deadline
+        await self._start_if_ready(g)
 
     def role(self, g: LiveGame, browser_hash: str | None) -> str:
         """``south``, ``north`` or ``spectator`` for the browser ``browser_hash``."""

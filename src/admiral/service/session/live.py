@@ -21,7 +21,7 @@ from ..errors import ServiceError
 from ..lobby import GameSettings
 
 __all__ = [
-    "BOT_PREFIX", "DELTA_KEYS", "SIDES", "GameLog", "LiveGame", "Seat", "ServiceOptions",
+    "BOT_PREFIX", "DELTA_KEYS", "SIDES", "GameLog", "LiveGame", "Seat", "ServiceOptions", "SystemTime", "clock_values",
 ]  # fmt: skip
 
 log = logging.getLogger("admiral.game")
@@ -43,12 +43,34 @@ def _other(side: str) -> str:
     return "north" if side == "south" else "south"
 
 
-def _wall_ms() -> int:
-    return int(time.time() * 1000)
+class SystemTime:
+    """The session's time source: monotonic seconds (clocks, timers, presence) and wall time (what is stored).
+    Tests of the session tier pass a fake one (``tests/session``) to move time by hand."""
+
+    def mono(self) -> float:
+        """Monotonic seconds (:func:`time.monotonic`)."""
+        return time.monotonic()
+
+    def wall_ms(self) -> int:
+        """Wall time, epoch milliseconds."""
+        return int(time.time() * 1000)
+
+    def utc(self) -> datetime:
+        """Wall time as an aware UTC datetime (the stored ``created_at``/``finished_at`` columns)."""
+        return datetime.fromtimestamp(self.wall_ms() / 1000, UTC)
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
+def clock_values(clock: GameClock | None) -> dict[str, Any]:
+    """The stored columns of a game's clock (``clock_south_ms``, ``clock_north_ms``: ms left as of
+    ``clock_started_at``, epoch ms; ``clock_running``: the side whose clock runs); none for an untimed game."""
+    if clock is None:
+        return {}
+    return {
+        "clock_south_ms": clock.remaining["south"],
+        "clock_north_ms": clock.remaining["north"],
+        "clock_running": clock.running,
+        "clock_started_at": clock.started_wall_ms,
+    }
 
 
 @dataclass
@@ -179,10 +201,6 @@ class LiveGame:
         self.refreshed_changed = False
         #: When this instance last read where the players' sockets are (instances sharing the games).
         self.presence_at = 0.0
-        #: Clear while an action's write is in flight (the engine copy is ahead of the database then): whoever
-        #: shows the game (a socket's snapshot) waits for it, so nobody ever sees a move that is not stored.
-        self.settled = asyncio.Event()
-        self.settled.set()
         #: Deltas of the actions committed here and not yet published (instances sharing the games): the
         #: next "changed" event carries them, so other instances apply them without reading the database.
         self.outbox: list[dict[str, Any]] = []

@@ -4,6 +4,8 @@ lock → check → apply → store → publish."""
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from admiral.games import AutoReply, RuleError
@@ -11,15 +13,37 @@ from admiral.i18n import _
 from admiral.store.repo import DuplicatePly
 
 from .. import metrics
+from ..clock import GameClock
 from ..errors import ServiceError, engine_message
 from ..messages import ActionMsg, ClientMessage, NoteMsg, PrefsMsg, SetupAutoMsg, SetupReadyMsg, SetupUpdateMsg
 from .base import SessionBase
 from .live import (
     DELTA_KEYS,
     LiveGame,
-    _now,
-    _wall_ms,
+    clock_values,
 )
+
+
+@dataclass
+class Staged:
+    """A change of a game in play before it is stored: a copy of the game (the rules' :meth:`Ruleset.copy`), of
+    its clock, turn counts and draw offer, and the action rows ``(ply, notation, actor)`` applied to it."""
+
+    game: Any
+    clock: GameClock | None
+    turns: dict[str, int]
+    draw_offer: str | None
+    rows: list[tuple[int, str, str | None]] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, g: LiveGame) -> Staged:
+        """A copy of ``g``'s game state to apply actions to."""
+        return cls(g.rules.copy(g.game), None if g.clock is None else g.clock.copy(), dict(g.turns), g.draw_offer)
+
+    def swap_into(self, g: LiveGame) -> None:
+        """Make the stored change the live game's (synchronous: no reader sees half of it)."""
+        g.game, g.clock, g.turns, g.draw_offer = self.game, self.clock, self.turns, self.draw_offer
+        g.views_version = -1
 
 
 class PlayMixin(SessionBase):
@@ -82,14 +106,15 @@ class PlayMixin(SessionBase):
             ``illegal_action`` (engine code and reason in ``detail``).
         """
         started = time.perf_counter()
-        received = time.monotonic() if received is None else received
+        received = self.now.mono() if received is None else received
         try:
             notation = g.rules.parse_player_action(action)
         except RuleError as e:
             raise ServiceError("illegal_action", engine_message(e.code), {"code": e.code, "reason": e.reason}) from None
         flagged = False
-        async with self._locked(g):
-            self._check_playing(g)
+
+        def decide() -> list[str]:
+            nonlocal flagged
             if ply != g.rules.ply(g.game):
                 raise ServiceError(
                     "stale_ply", _("Позиция уже изменилась: ход не принят."), {"ply": g.rules.ply(g.game)}
@@ -99,14 +124,39 @@ class PlayMixin(SessionBase):
             # The mover's clock has run without a break since it last started (a checkpoint or a catch-up meanwhile
             # only moved its reference point), so its time left at ``received`` is still known exactly.
             if g.clock is not None and g.clock.left(side, received) <= 0:
-                await self._commit(g, [g.rules.end_action("flag", side)])
                 flagged = True
-            else:
-                await self._commit(g, [notation], at=received)
-        await self._publish(g)
+                return [g.rules.end_action("flag", side)]
+            return [notation]
+
+        await self._act(g, decide, at=received)
         metrics.ACTION_LATENCY.observe(time.perf_counter() - started)
         if flagged:
             raise ServiceError("game_over", _("Ваше время истекло."))
+
+    async def _act(
+        self,
+        g: LiveGame,
+        decide: Callable[[], list[str]],
+        *,
+        at: float | None = None,
+        otherwise: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        """The one path of a change in play: the game's lock → is it in play → ``decide()`` (the op's own checks:
+        it raises :class:`ServiceError` to refuse, else returns the actions to apply) → :meth:`_commit` (apply to a
+        copy → store → swap in) → publish to every socket of the game. ``decide`` may return no action, then
+        ``otherwise`` runs under the lock instead (a change that is not an action: a draw offer). ``at``: when
+        the mover's clock stops (:meth:`_commit`).
+
+        :raises ServiceError: ``game_over``, ``not_started``, what ``decide`` raises, what :meth:`_commit` raises;
+            nothing changed then."""
+        async with self._locked(g):
+            self._check_playing(g)
+            actions = decide()
+            if actions:
+                await self._commit(g, actions, at=at)
+            elif otherwise is not None:
+                await otherwise()
+        await self._publish(g)
 
     def _check_playing(self, g: LiveGame) -> None:
         if g.status in ("over", "aborted"):
@@ -115,17 +165,21 @@ class PlayMixin(SessionBase):
             raise ServiceError("not_started", _("Партия ещё не началась."))
 
     async def _commit(self, g: LiveGame, actions: list[str], *, at: float | None = None) -> None:
-        """Apply ``actions`` (then any automatic declarations), append their rows and save the game, in one
-        transaction (in a worker thread; ``g.settled`` is clear meanwhile). Caller holds the lock. Instances
-        sharing the games: the rows and the game's new values are queued as a delta for the next event.
-        ``at``: the monotonic time the mover's clock stops at (default: now); the next side's clock starts now.
+        """The one way a game in play changes: apply ``actions`` (then any automatic replies) to a copy of the
+        game, its clock, turns and draw offer; append their rows and save the game in one transaction (in a
+        worker thread on PostgreSQL); only then swap the copy in. Caller holds the lock. A refused action or a
+        failed write leaves the live game as it was: nobody can see a move that is not stored, and nothing
+        needs replaying. Instances sharing the games: the rows and the game's new values are queued as a delta
+        for the next event. ``at``: the monotonic time the mover's clock stops at (default: now); the next
+        side's clock starts now.
 
-        :raises ServiceError: ``illegal_action`` if the first action is illegal (nothing changes then).
+        :raises ServiceError: ``illegal_action`` if the first action is illegal; ``stale_ply`` if another
+            instance stored this ply first (the copy then catches up); ``unavailable`` if the write failed.
         """
-        rows: list[tuple[int, str, str | None]] = []
+        staged = Staged.of(g)
         for i, notation in enumerate(actions):
             try:
-                self._apply_one(g, notation, rows, at)
+                self._apply_one(g, staged, notation, at)
             except RuleError as e:
                 if i == 0:
                     raise ServiceError(
@@ -133,88 +187,82 @@ class PlayMixin(SessionBase):
                     ) from None
                 raise
         while (
-            g.game is not None
-            and (to_act := g.rules.to_act(g.game)) is not None
+            (to_act := g.rules.to_act(staged.game)) is not None
             and g.seats[to_act].auto_declare
             and isinstance(g.rules, AutoReply)
-            and (decl := g.rules.auto_reply(g.game)) is not None
+            and (decl := g.rules.auto_reply(staged.game)) is not None
         ):
-            self._apply_one(g, decl, rows, at)
-        result = g.rules.result(g.game)
-        values = self._clock_values(g)
-        values.update(ply=g.rules.ply(g.game), draw_offer=g.draw_offer, checkpoint_at=_wall_ms())
+            self._apply_one(g, staged, decl, at)
+        result = g.rules.result(staged.game)
         if result is not None:
-            g.status, g.result, g.draw_offer = "over", result, None
+            staged.draw_offer = None
+        values = clock_values(staged.clock)
+        values.update(ply=g.rules.ply(staged.game), draw_offer=staged.draw_offer, checkpoint_at=self.now.wall_ms())
+        if result is not None:
             values.update(
-                status="over", result_winner=result["winner"], result_reason=result["reason"], finished_at=_now(),
-                draw_offer=None,
+                status="over", result_winner=result["winner"], result_reason=result["reason"],
+                finished_at=self.now.utc(),
             )  # fmt: skip
-            g.log.info("over winner=%s reason=%s ply=%s", result["winner"], result["reason"], values["ply"])
         base = self.store.known.get(g.id)
-        g.settled.clear()  # the engine state runs ahead of the database: never let anyone see a move not stored
         try:
-            await self._db(self.store.append_actions, g.id, rows, **values)
+            await self._db(self.store.append_actions, g.id, staged.rows, **values)
         except DuplicatePly:
-            g.log.warning("duplicate ply on write; reloading from the database")
-            await self._areload(g)
+            g.log.warning("duplicate ply on write: another instance moved first; catching up")
+            await self._catch_up(g, stale=True)
             raise ServiceError("stale_ply", _("Позиция уже изменилась: ход не принят.")) from None
         except Exception:
-            g.log.exception("action write failed; reloading from the database")
-            await self._areload(g)
+            g.log.exception("action write failed; the game stays as stored")
             raise ServiceError("unavailable", _("Ход не удалось сохранить. Попробуйте ещё раз.")) from None
-        finally:
-            g.settled.set()
+        staged.swap_into(g)
+        if result is not None:
+            g.status, g.result = "over", result
+            g.log.info("over winner=%s reason=%s ply=%s", result["winner"], result["reason"], values["ply"])
         revision = self.store.known.get(g.id)
         if self.bus.shared and base is not None and revision == base + 1:
             g.outbox.append({
-                "base": base, "revision": revision, "actions": [[ply, notation] for ply, notation, _ in rows],
+                "base": base, "revision": revision, "actions": [[ply, notation] for ply, notation, _ in staged.rows],
                 "game": {k: values[k] for k in DELTA_KEYS if k in values},
             })  # fmt: skip
             del g.outbox[: -self.DELTAS_MAX]
-        for ply, notation, actor in rows:
+        for ply, notation, actor in staged.rows:
             g.log.info("ply=%s side=%s action=%s", ply, actor, notation)
-        metrics.ACTIONS.inc(len(rows))
+        metrics.ACTIONS.inc(len(staged.rows))
         if result is not None:
             self._spawn(self._credit_later(g))
         self._schedule(g)
 
-    def _apply_one(self, g: LiveGame, notation: str, rows: list, at: float | None = None) -> None:
-        applied = g.rules.apply(g.game, notation)
-        rows.append((g.rules.ply(g.game) - 1, notation, applied.actor))
+    def _apply_one(self, g: LiveGame, staged: Staged, notation: str, at: float | None = None) -> None:
+        """Apply one action to the staged copy: its row, the turn count, a lapsed draw offer, the clocks.
+
+        :raises RuleError: the action is illegal (the copy is unchanged then: the rules apply whole or not)."""
+        applied = g.rules.apply(staged.game, notation)
+        staged.rows.append((g.rules.ply(staged.game) - 1, notation, applied.actor))
         if applied.turn and applied.actor:
-            g.turns[applied.actor] += 1
-            if g.draw_offer is not None and g.draw_offer != applied.actor:
-                g.draw_offer = None  # an offer lapses when the offerer's opponent moves
-        if g.clock is not None:
-            nxt = g.rules.to_act(g.game)
-            mono, wall = time.monotonic(), _wall_ms()
+            staged.turns[applied.actor] += 1
+            if staged.draw_offer is not None and staged.draw_offer != applied.actor:
+                staged.draw_offer = None  # an offer lapses when the offerer's opponent moves
+        clock = staged.clock
+        if clock is not None:
+            nxt = g.rules.to_act(staged.game)
+            mono, wall = self.now.mono(), self.now.wall_ms()
             increment_to = applied.completed if nxt is not None else None
             if at is not None and at < mono:
                 # The mover's clock stops at receipt and the next side's starts now: the server's wait in
                 # between (for the game's lock) is charged to nobody.
                 at_wall = wall - int((mono - at) * 1000)
-                g.clock.switch(nxt, at, at_wall, increment_to=increment_to, increment_ms=g.settings.increment_ms)
-                g.clock.start(nxt, mono, wall)
+                clock.switch(nxt, at, at_wall, increment_to=increment_to, increment_ms=g.settings.increment_ms)
+                clock.start(nxt, mono, wall)
             else:
-                g.clock.switch(nxt, mono, wall, increment_to=increment_to, increment_ms=g.settings.increment_ms)
-
-    def _clock_values(self, g: LiveGame) -> dict[str, Any]:
-        c = g.clock
-        if c is None:
-            return {}
-        return {
-            "clock_south_ms": c.remaining["south"],
-            "clock_north_ms": c.remaining["north"],
-            "clock_running": c.running,
-            "clock_started_at": c.started_wall_ms,
-        }
+                clock.switch(nxt, mono, wall, increment_to=increment_to, increment_ms=g.settings.increment_ms)
 
     async def set_prefs(self, g: LiveGame, side: str, *, auto_declare: bool) -> None:
-        """Set the seat's "always declare the strongest formation" preference; if a declaration is pending
-        for it now, it is made at once."""
+        """Set the seat's "always answer automatically" preference (:class:`~admiral.games.AutoReply`: «Адмирал»'s
+        strongest declaration); if such an answer is due from it now, it is made at once.
+
+        :raises ServiceError: ``unavailable`` when the write failed."""
         async with self._locked(g):
+            await self._save_seat(g, side, auto_declare=auto_declare)
             g.seats[side].auto_declare = auto_declare
-            await self._db(self.store.update_seat, g.id, side, auto_declare=auto_declare)
             if (
                 auto_declare
                 and g.status == "play"

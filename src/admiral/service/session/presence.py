@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 from .base import SessionBase
 from .live import (
@@ -36,7 +35,7 @@ class PresenceMixin(SessionBase):
         seat = g.seats[side]
         seat.connections = max(0, seat.connections - 1)
         if seat.connections == 0:
-            seat.gone_since = time.monotonic()
+            seat.gone_since = self.now.mono()
             self._spawn(self._announce(g, side))
             if g.status == "play":  # let the opponent's page learn when a claim becomes possible
                 loop = asyncio.get_running_loop()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,8 +16,7 @@ from .base import SessionBase
 from .live import (
     SIDES,
     LiveGame,
-    _now,
-    _wall_ms,
+    clock_values,
 )
 
 
@@ -27,18 +25,22 @@ class SetupMixin(SessionBase):
     :class:`~admiral.service.session.GameService`)."""
 
     async def _setup(self, g: LiveGame, side: str, msg: SetupUpdateMsg | SetupAutoMsg | SetupReadyMsg) -> list[dict]:
+        """A seat's setup message: a new draft, an auto-arrangement around the draft, or ready (checked whole).
+        Lock → check → store the seat → set it in memory → start play when both are ready → publish.
+
+        :raises ServiceError: ``game_over``, ``not_in_setup``, ``already_ready``, ``invalid_setup``
+            (``detail.problems``), ``unavailable``."""
         async with self._locked(g):
             if g.status not in ("waiting", "setup"):
                 raise self._not_in_setup(g)
             seat = g.seats[side]
             if seat.ready:
                 raise ServiceError("already_ready", _("Расстановка уже зафиксирована: вы готовы."))
+            ready = False
             if isinstance(msg, SetupUpdateMsg):
-                seat.draft = dict(msg.setup)
+                draft = dict(msg.setup)
             elif isinstance(msg, SetupAutoMsg):
-                seat.draft = g.rules.auto_setup(
-                    side, secrets.randbits(62), dict(msg.setup), g.settings.options, msg.style
-                )
+                draft = g.rules.auto_setup(side, secrets.randbits(62), dict(msg.setup), g.settings.options, msg.style)
             else:
                 problems = g.rules.setup_problems(side, dict(msg.setup), complete=True, options=g.settings.options)
                 if problems:
@@ -47,18 +49,35 @@ class SetupMixin(SessionBase):
                         _("Расстановка неверна: %(problems)s", problems=" ".join(p["message"] for p in problems[:3])),
                         {"problems": problems},
                     )  # fmt: skip
-                seat.draft, seat.ready = g.rules.canonical_setup(dict(msg.setup), g.settings.options), True
-            await self._db(self.store.update_seat, g.id, side, draft=seat.draft, ready=seat.ready)
+                draft, ready = g.rules.canonical_setup(dict(msg.setup), g.settings.options), True
+            await self._save_seat(g, side, draft=draft, ready=ready)
+            seat.draft, seat.ready = draft, ready
             started = False
-            if seat.ready:
+            if ready:
                 g.log.info("ready side=%s", side)
-                if g.status == "setup" and all(g.seats[s].ready for s in SIDES):
-                    await self._start_play(g)
-                    started = True
+                started = await self._start_if_ready(g)
                 self._schedule(g)
-        if seat.ready or started:
+        if ready:
             await self._publish(g)
         return [self.setup_state_message(g, side)] if not started else []
+
+    async def _save_seat(self, g: LiveGame, side: str, **values: Any) -> None:
+        """Store columns of a seat's row (then the caller sets them in memory).
+
+        :raises ServiceError: ``unavailable`` when the database refused the write."""
+        try:
+            await self._db(self.store.update_seat, g.id, side, **values)
+        except Exception:
+            g.log.exception("a write of seat %s failed: %s", side, sorted(values))
+            raise ServiceError("unavailable", _("Не удалось сохранить. Попробуйте ещё раз.")) from None
+
+    async def _start_if_ready(self, g: LiveGame) -> bool:
+        """Start play if the game is in setup with both seats held and ready (caller holds the lock); whether it
+        started. A start whose write failed is tried again by the sweeper (:meth:`_check_deadlines`)."""
+        if g.status == "setup" and all(g.seats[s].ready and g.seats[s].browser_hash is not None for s in SIDES):
+            await self._start_play(g)
+            return True
+        return False
 
     def _not_in_setup(self, g: LiveGame) -> ServiceError:
         if g.status in ("over", "aborted"):
@@ -66,37 +85,48 @@ class SetupMixin(SessionBase):
         return ServiceError("not_in_setup", _("Расстановка уже закончена."))
 
     async def _start_play(self, g: LiveGame) -> None:
-        """Both fleets are ready: build the game, start South's clock. Caller holds the lock."""
+        """Both fleets are ready: build the game, start the first side's clock; stored, then live. Caller holds
+        the lock.
+
+        :raises ServiceError: ``unavailable`` when the write failed (the game stays in setup)."""
         if any(g.seats[s].browser_hash is None for s in SIDES):  # never play against nobody
             raise RuntimeError(f"game {g.id}: play cannot start with an empty seat")
-        g.game = g.rules.new_game({s: g.seats[s].draft for s in SIDES}, self._record_settings(g))
-        g.status = "play"
-        g.setup_deadline_ms = None
-        wall, mono = _wall_ms(), time.monotonic()
-        values: dict[str, Any] = {"status": "play", "started_at": _now(), "setup_deadline": None, "checkpoint_at": wall}
+        game = g.rules.new_game({s: g.seats[s].draft for s in SIDES}, self._record_settings(g))
+        wall, mono = self.now.wall_ms(), self.now.mono()
+        values: dict[str, Any] = {
+            "status": "play",
+            "started_at": self.now.utc(),
+            "setup_deadline": None,
+            "checkpoint_at": wall,
+        }
+        clock = None
         if g.settings.base_ms:
-            g.clock = GameClock({"south": g.settings.base_ms, "north": g.settings.base_ms})
-            g.clock.start(g.rules.to_act(g.game), mono, wall)
-            values.update(self._clock_values(g))
+            clock = GameClock({"south": g.settings.base_ms, "north": g.settings.base_ms})
+            clock.start(g.rules.to_act(game), mono, wall)
+            values.update(clock_values(clock))
+        await self._save(g, **values)
+        g.game, g.clock, g.status, g.setup_deadline_ms = game, clock, "play", None
+        g.views_version = -1
         for s in SIDES:
             g.seats[s].gone_since = mono
-        await self._db(self.store.update_game, g.id, **values)
         g.log.info("play started")
 
     async def _expire_setup(self, g: LiveGame) -> None:
         """The setup time ran out: complete every unready draft with auto-arrangement and ready it (rules §3.6).
-        A game with a seat nobody holds never starts: it is aborted instead. Caller holds the lock."""
+        A game with a seat nobody holds never starts: it is aborted instead. Caller holds the lock.
+
+        :raises ServiceError: ``unavailable`` when a write failed (the sweeper tries again)."""
         if any(g.seats[s].browser_hash is None for s in SIDES):
+            await self._save(g, status="aborted", setup_deadline=None, finished_at=self.now.utc())
             g.status, g.setup_deadline_ms = "aborted", None
-            await self._db(self.store.update_game, g.id, status="aborted", setup_deadline=None, finished_at=_now())
             g.log.warning("setup time out with an empty seat: aborted")
             return
         for side in SIDES:
             seat = g.seats[side]
             if not seat.ready:
-                seat.draft = g.rules.auto_setup(side, secrets.randbits(62), seat.draft, g.settings.options)
-                seat.ready = True
-                await self._db(self.store.update_seat, g.id, side, draft=seat.draft, ready=True)
+                draft = g.rules.auto_setup(side, secrets.randbits(62), seat.draft, g.settings.options)
+                await self._save_seat(g, side, draft=draft, ready=True)
+                seat.draft, seat.ready = draft, True
                 g.log.info("setup time out: auto-arranged side=%s", side)
         await self._start_play(g)
 

@@ -4,7 +4,6 @@ replay after the end."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from admiral.i18n import _
@@ -16,7 +15,6 @@ from .live import (
     SIDES,
     LiveGame,
     _other,
-    _wall_ms,
 )
 
 
@@ -37,12 +35,12 @@ class ShowMixin(SessionBase):
         """Whether ``side`` may claim the win: in play, its opponent disconnected ≥ the grace time."""
         if side is None or g.status != "play":
             return False
-        mono = time.monotonic() if mono is None else mono
+        mono = self.now.mono() if mono is None else mono
         return self._disconnected_ms(g, _other(side), mono) >= self.options.claim_grace_ms
 
     def snapshot(self, g: LiveGame, side: str | None, browser_hash: str | None = None) -> dict[str, Any]:
         """The ``snapshot`` message for ``side`` (``None``: spectator); see docs/protocol.md."""
-        mono = time.monotonic()
+        mono = self.now.mono()
         clocks: dict[str, Any] = {"south_ms": None, "north_ms": None, "running": None, "setup_ms": None}
         if g.clock is not None:
             clocks.update(
@@ -53,7 +51,7 @@ class ShowMixin(SessionBase):
         elif g.settings.base_ms:
             clocks.update(south_ms=g.settings.base_ms, north_ms=g.settings.base_ms)
         if g.status == "setup" and g.setup_deadline_ms is not None:
-            clocks["setup_ms"] = max(0, g.setup_deadline_ms - _wall_ms())
+            clocks["setup_ms"] = max(0, g.setup_deadline_ms - self.now.wall_ms())
         public = {
             "id": g.id,
             "status": g.status,

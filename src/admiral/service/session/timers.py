@@ -4,7 +4,6 @@ checkpoints, and the overdue deadlines of games another instance left behind."""
 from __future__ import annotations
 
 import asyncio
-import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,8 +12,7 @@ from admiral.store import GameRow
 from .base import SessionBase
 from .live import (
     LiveGame,
-    _now,
-    _wall_ms,
+    clock_values,
     log,
 )
 
@@ -72,7 +70,7 @@ class TimerMixin(SessionBase):
     def _resume_all(self, loaded: list[tuple[LiveGame, GameRow]]) -> None:
         """After a restart, in one pass with one "now": running clocks start again from now, setup
         deadlines move by the downtime (since each game's last checkpoint); one bulk write; timers armed."""
-        wall, mono = _wall_ms(), time.monotonic()
+        wall, mono = self.now.wall_ms(), self.now.mono()
         rows: list[dict[str, Any]] = []
         shifting = [] if self.bus.shared else loaded  # shared: other instances served on, time ran as stored
         for g, row in shifting:
@@ -99,9 +97,9 @@ class TimerMixin(SessionBase):
             g.timer = None
         delay: float | None = None
         if g.status == "play" and g.clock is not None and not self._bot_thinking(g, g.clock.running):
-            delay = g.clock.seconds_to_flag(time.monotonic())
+            delay = g.clock.seconds_to_flag(self.now.mono())
         elif g.status == "setup" and g.setup_deadline_ms is not None:
-            delay = max(0.0, (g.setup_deadline_ms - _wall_ms()) / 1000)
+            delay = max(0.0, (g.setup_deadline_ms - self.now.wall_ms()) / 1000)
         if delay is not None:
             loop = asyncio.get_running_loop()
             g.timer = loop.call_later(delay + 0.01, lambda: self._spawn(self._on_timer(g)))
@@ -122,19 +120,35 @@ class TimerMixin(SessionBase):
         if g.status == "play" and g.clock is not None and g.clock.running is not None:
             if self._bot_thinking(g, g.clock.running):
                 return False
-            return g.clock.left(g.clock.running, time.monotonic()) <= 0
-        return g.status == "setup" and g.setup_deadline_ms is not None and _wall_ms() >= g.setup_deadline_ms
+            return g.clock.left(g.clock.running, self.now.mono()) <= 0
+        if self._stalled(g):
+            return True
+        return g.status == "setup" and g.setup_deadline_ms is not None and self.now.wall_ms() >= g.setup_deadline_ms
+
+    @staticmethod
+    def _stalled(g: LiveGame) -> bool:
+        """Whether a step between two stored states was left half done (its second write failed): a waiting game
+        with both seats held, or a game in setup with both fleets ready."""
+        held = all(s.browser_hash is not None for s in g.seats.values())
+        return held and (g.status == "waiting" or (g.status == "setup" and all(s.ready for s in g.seats.values())))
 
     async def _check_deadlines(self, g: LiveGame) -> bool:
         """Flag fall or setup expiry, if due. Caller holds the lock. Returns whether the game changed."""
-        mono = time.monotonic()
+        mono = self.now.mono()
         if g.status == "play" and g.clock is not None and g.clock.running is not None:
             side = g.clock.running
             if g.clock.left(side, mono) <= 0 and not self._bot_thinking(g, side):
                 g.log.info("flag side=%s", side)
                 await self._commit(g, [g.rules.end_action("flag", side)])
                 return True
-        elif g.status == "setup" and g.setup_deadline_ms is not None and _wall_ms() >= g.setup_deadline_ms:
+        elif self._stalled(g):
+            if g.status == "waiting":
+                await self._open_setup(g)
+            else:
+                await self._start_if_ready(g)
+            self._schedule(g)
+            return True
+        elif g.status == "setup" and g.setup_deadline_ms is not None and self.now.wall_ms() >= g.setup_deadline_ms:
             await self._expire_setup(g)
             self._schedule(g)
             return True
@@ -159,7 +173,7 @@ class TimerMixin(SessionBase):
             # Only a game whose copy shows a deadline gone by takes its lock (with instances sharing the games a
             # lock is a Redis round trip and a revision check): a copy behind another instance's changes may miss
             # a deadline, but the database's overdue games above catch that.
-            if not g.timed or g.lock.locked() or not self._due(g):
+            if g.lock.locked() or not self._due(g):
                 continue
             try:
                 async with self._locked(g):
@@ -181,13 +195,13 @@ class TimerMixin(SessionBase):
     async def _shared_sweep(self) -> None:
         """Presence heartbeats (every 10 s: the marks live 30 s), and the overdue timers of games other
         instances left behind."""
-        mono = time.monotonic()
+        mono = self.now.mono()
         if mono - self._presence_at >= 10.0:
             self._presence_at = mono
             marks = [(g.id, side) for g in list(self.games.values()) for side, seat in g.seats.items()
                      if seat.connections > 0]  # fmt: skip
             await self.bus.heartbeat(marks)
-        for game_id in await self._db(self.store.overdue_game_ids, _wall_ms()):
+        for game_id in await self._db(self.store.overdue_game_ids, self.now.wall_ms()):
             try:
                 g = self.get(game_id)
                 if g.lock.locked():
@@ -203,7 +217,7 @@ class TimerMixin(SessionBase):
     async def _expire_waiting(self) -> None:
         """Abort the games whose invite was not accepted within ``waiting_ttl_s``: one bulk ``UPDATE`` in the
         database (such games are mostly not loaded), then the cached ones are brought in line and published."""
-        now = _now()
+        now = self.now.utc()
         cutoff = datetime.fromtimestamp(now.timestamp() - self.options.waiting_ttl_s, UTC)
         expired = await self._db(self.store.expire_waiting, cutoff, now)
         changed = []
@@ -221,7 +235,7 @@ class TimerMixin(SessionBase):
     def _checkpoint(self) -> None:
         """Write the running clocks (and the ``checkpoint_at`` of games with a setup deadline) in one bulk update.
         Games without a timer have nothing that runs: they are not written."""
-        wall, mono = _wall_ms(), time.monotonic()
+        wall, mono = self.now.wall_ms(), self.now.mono()
         rows = []
         for g in self.games.values():
             if not g.timed:
@@ -229,7 +243,7 @@ class TimerMixin(SessionBase):
             row: dict[str, Any] = {"id": g.id, "checkpoint_at": wall}
             if g.status == "play" and g.clock is not None and g.clock.running is not None:
                 g.clock.charge(mono, wall)
-                row.update(self._clock_values(g))
+                row.update(clock_values(g.clock))
             rows.append(row)
         try:
             self.store.checkpoint(rows, guarded=self.bus.shared)

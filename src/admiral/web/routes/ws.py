@@ -105,8 +105,8 @@ class _Socket:
         self.shown: int | None = None
 
     async def send_snapshot(self, service: GameService, g: Any, side: str | None, browser: str | None) -> None:
-        """Send ``side``'s snapshot of ``g`` (once an action's write in flight is stored, or undone)."""
-        await g.settled.wait()
+        """Send ``side``'s snapshot of ``g`` (the live game only ever holds what is stored: a change is swapped
+        in after its write)."""
         self.shown = service.store.known.get(g.id)
         await self.send(service.snapshot(g, side, browser))
 

@@ -1,0 +1,175 @@
+"""The session tier (issue 17): the one action path — lock → check → apply to a copy → store → swap in →
+publish — and the timers, driven without the web app over the toy game (:mod:`.toy`)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from admiral.service import GameService, GameSettings, ServiceError
+
+from .conftest import NORTH, SOUTH, FakeTime
+from .toy import TARGET
+
+pytestmark = pytest.mark.anyio
+
+
+async def _ready(session: GameService, g, *sides: str) -> None:
+    from admiral.service.messages import parse_client_message
+
+    for side in sides or ("south", "north"):
+        await session.handle(g, side, parse_client_message('{"type": "setup.ready", "setup": {"a1": "F"}}'))
+
+
+def _state(g) -> tuple:
+    """What a change must leave alone when it fails: the game handle, its ply and total, turns, the offer,
+    the clocks."""
+    clock = None if g.clock is None else (dict(g.clock.remaining), g.clock.running, g.clock.started_mono)
+    return (g.game, g.rules.ply(g.game), g.game.total, dict(g.turns), g.draw_offer, g.status, clock)
+
+
+async def test_a_game_is_played_to_its_end_and_reads_back_from_the_store(session, friend_game, store) -> None:
+    g = await friend_game()
+    assert g.status == "setup"
+    await _ready(session, g)
+    assert g.status == "play" and g.rules.to_act(g.game) == "south"
+    side = "south"
+    while g.status == "play":
+        await session.submit(g, side, g.rules.ply(g.game), "+2" if g.game.total + 2 <= TARGET else "+1")
+        side = "north" if side == "south" else "south"
+    assert g.game.total == TARGET and g.result == {"winner": "north", "reason": "target"}  # 10 plies of +2
+    fresh = GameService(store, session.bus, session.rulesets, session.options, now=session.now)
+    again = fresh.get(g.id)
+    assert (again.status, again.game.total, again.result, again.turns) == ("over", TARGET, g.result, g.turns)
+
+
+async def test_a_failed_write_changes_nothing_and_the_move_can_be_sent_again(session, friend_game, store) -> None:
+    g = await friend_game(base_ms=60_000)
+    await _ready(session, g)
+    before = _state(g)
+    store.fail("append_actions")
+    with pytest.raises(ServiceError) as refused:
+        await session.submit(g, "south", 0, "+2")
+    assert refused.value.code == "unavailable"
+    assert _state(g) == before  # the same game object: nothing was applied in place, nothing replayed
+    assert store.calls.count("load_game") == 0
+    await session.submit(g, "south", 0, "+2")
+    assert (g.rules.ply(g.game), g.game.total, g.clock.running) == (1, 2, "north")
+
+
+@pytest.mark.parametrize(
+    ("side", "ply", "action", "code"),
+    [
+        ("north", 0, "+1", "not_your_turn"),
+        ("south", 1, "+1", "stale_ply"),
+        ("south", 0, "+3", "illegal_action"),
+        ("south", 0, "", "illegal_action"),
+    ],
+)
+async def test_a_refused_action_writes_nothing(session, friend_game, store, side, ply, action, code) -> None:
+    g = await friend_game()
+    await _ready(session, g)
+    before, writes = _state(g), store.calls.count("append_actions")
+    with pytest.raises(ServiceError) as refused:
+        await session.submit(g, side, ply, action)
+    assert refused.value.code == code
+    assert _state(g) == before and store.calls.count("append_actions") == writes
+
+
+async def test_nobody_sees_a_move_before_it_is_stored(session, friend_game, store, monkeypatch) -> None:
+    g = await friend_game()
+    await _ready(session, g)
+    session.db_threads = True  # the write runs in a thread, as on PostgreSQL: the event loop serves meanwhile
+    entered, release = threading.Event(), threading.Event()
+    write = store.append_actions
+
+    def slow_write(*args, **kwargs):
+        entered.set()
+        release.wait(5)
+        return write(*args, **kwargs)
+
+    monkeypatch.setattr(store, "append_actions", slow_write)
+    move = asyncio.create_task(session.submit(g, "south", 0, "+2"))
+    while not entered.is_set():
+        await asyncio.sleep(0.001)
+    shown = session.snapshot(g, "north")
+    assert shown["game"]["version"] == 0 and shown["view"]["total"] == 0
+    release.set()
+    await move
+    assert session.snapshot(g, "north")["view"]["total"] == 2
+
+
+async def test_a_seat_sees_its_own_flag_only(session, friend_game) -> None:
+    g = await friend_game()
+    await _ready(session, g)
+    assert session.snapshot(g, "south")["view"]["flags"] == {"south": {"a1": "F"}, "north": None}
+    assert session.snapshot(g, None)["view"]["flags"] == {"south": None, "north": None}
+
+
+async def test_the_flag_falls_on_the_fake_clock(session, friend_game, now: FakeTime) -> None:
+    g = await friend_game(base_ms=60_000, increment_ms=2_000)
+    await _ready(session, g)
+    now.advance(10)
+    await session.submit(g, "south", 0, "+1")
+    assert g.clock.remaining == {"south": 52_000, "north": 60_000}  # 60 − 10 + 2 s increment
+    now.advance(59.9)
+    await session.sweep()
+    assert g.status == "play"
+    now.advance(0.2)
+    await session.sweep()
+    assert (g.status, g.result) == ("over", {"winner": "south", "reason": "flag"})
+
+
+async def test_the_setup_deadline_completes_the_fleets(session, friend_game, now: FakeTime) -> None:
+    g = await friend_game(setup_ms=30_000)
+    await _ready(session, g, "south")
+    now.advance(31)
+    await session.sweep()
+    assert g.status == "play" and g.seats["north"].ready and len(g.seats["north"].draft) == 1
+
+
+async def test_a_start_of_play_whose_write_failed_is_finished_by_the_sweeper(session, friend_game, store) -> None:
+    g = await friend_game()
+    await _ready(session, g, "south")
+    store.fail("update_game")
+    with pytest.raises(ServiceError) as refused:
+        await _ready(session, g, "north")
+    assert refused.value.code == "unavailable"
+    assert g.status == "setup" and g.game is None and g.seats["north"].ready  # the seat is stored ready
+    await session.sweep()
+    assert g.status == "play" and g.game is not None
+
+
+async def test_a_draw_offer_whose_write_failed_is_not_offered(session, friend_game, store) -> None:
+    g = await friend_game()
+    await _ready(session, g)
+    store.fail("update_game")
+    with pytest.raises(ServiceError):
+        await session.offer_draw(g, "south")
+    assert g.draw_offer is None
+    await session.offer_draw(g, "south")
+    await session.accept_draw(g, "north")
+    assert g.result == {"winner": None, "reason": "agreement"}
+
+
+async def test_a_bot_answers_through_the_same_path(session) -> None:
+    game_id, code = await session.create_game(SOUTH, GameSettings(game="toy", side="south", ai_level=1))
+    g = session.games[game_id]
+    assert code is None and g.seats["north"].ready and g.seats["north"].draft == {"a2": "F"}
+    await _ready(session, g, "south")
+    await session.submit(g, "south", 0, "+1")
+    for _ in range(200):
+        if g.rules.ply(g.game) == 2:
+            break
+        await asyncio.sleep(0.01)
+    assert g.game.actions == ["+1", "+1"]  # (20 − 1) mod 3 = 1: the counter takes one
+
+
+async def test_a_second_claim_of_the_invite_is_a_spectator(session) -> None:
+    game_id, code = await session.create_game(SOUTH, GameSettings(game="toy", side="south"))
+    assert await session.claim(code, NORTH) == game_id
+    assert await session.claim(code, "c" * 64) == game_id
+    g = session.games[game_id]
+    assert session.role(g, "c" * 64) == "spectator" and session.role(g, NORTH) == "north"
