@@ -81,6 +81,28 @@ def test_home_offers_both_games_and_the_room_options(browsers) -> None:
     assert re.search(r'name="setup_minutes" value="3" checked', html)
 
 
+def test_home_says_what_each_game_declares_of_itself(browsers) -> None:
+    """The home page's texts come from each game's GameInfo (blurb, brief, level notes, tutorial, side choice):
+    the template names no game (issue 17)."""
+    from admiral.games import GAMES
+
+    b = browsers()
+    html = b.get("/?game=battleship").text
+    sea, admiral = GAMES["battleship"].info, GAMES["admiral"].info
+    assert sea.blurb in html and admiral.blurb in html
+    assert sea.level_notes[5] in html and admiral.level_notes[5] in html
+    assert re.search(r'<section class="card narrow rules-brief" data-for-game="battleship">\s*<h2>', html)
+    assert re.search(r'<section class="card narrow rules-brief" data-for-game="admiral" hidden>', html)
+    # only «Адмирал» has lessons and a side to choose; «Морской бой»'s sides are alike
+    assert re.search(r'<section class="card tutorial-invite" data-for-game="admiral" hidden>', html)
+    assert 'class="card tutorial-invite" data-for-game="battleship"' not in html
+    assert html.count("<legend>Ваша сторона</legend>") == 2  # «Адмирал»'s, in the friend and the AI forms
+    assert 'data-for-game="battleship" hidden disabled>\n      <legend>Ваша сторона' not in html
+    # English through the catalogs
+    html = b.get("/?game=battleship", headers={"cookie": f"{b.headers['cookie']}; admiral_lang=en"}).text
+    assert "fires at random" in html and "New to “Admiral”?" in html
+
+
 def create_by_form(b, **fields) -> str:
     r = b.post("/games", data={"opponent": "friend", "time_control": "10+5", "setup_minutes": "3", **fields})
     assert r.status_code == 303, r.text
@@ -139,7 +161,7 @@ def test_invite_page_names_the_game_and_its_rules(browsers) -> None:
     invite = r.json()["invite_url"]
     html = browsers().get(invite).text
     assert "Вас пригласили сыграть в «Морской бой»" in html
-    assert "Hasbro · Залп" in html
+    assert "Правила: Hasbro · Залп." in html  # the game's own invite line, with the room filled in
 
 
 def test_battleship_game_starts_and_takes_a_shot(browsers) -> None:

@@ -92,6 +92,12 @@ class GameInfo:
     geometry the client draws (JSON-ready: ``{"width", "height", …}``, the game's manifest holds the rest);
     ``chance``: the rules draw at random (a first shooter, a die), so :meth:`Ruleset.new_game` gets the game's
     ``"seed"`` in its settings.
+
+    What the pages say of the game (Russian, ``N_``-marked): ``blurb``, one line under its name in the home page's
+    picker; ``brief``, the home page's short rules; ``invite``, the invite page's line (``%(room)s``: the room
+    options chosen); ``level_notes``: a line per AI level; ``tutorial``: the URL of its lessons (``None``: none
+    yet) and ``tutorial_note`` what they teach; ``side_choice``: whether the creator chooses a side (the sides
+    differ: who moves first, which shore).
     """
 
     key: str
@@ -104,6 +110,13 @@ class GameInfo:
     capabilities: frozenset[str] = frozenset()
     board: Mapping[str, Any] = field(default_factory=dict)
     chance: bool = False
+    blurb: str = ""
+    brief: str = ""
+    invite: str = ""
+    level_notes: Mapping[int, str] = field(default_factory=dict)
+    tutorial: str | None = None
+    tutorial_note: str = ""
+    side_choice: bool = False
 
 
 def info_manifest(info: GameInfo) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
+from admiral.games import DEFAULT_GAME
 from admiral.i18n import _
 from admiral.service import ServiceError
 
@@ -32,7 +33,7 @@ class SetupCreate(BaseModel):
         dict[Annotated[str, Field(max_length=8)], Annotated[str, Field(max_length=8)]], Field(max_length=80)
     ]
     #: The game of the house and its room options (they choose the fleet: docs/protocol.md).
-    game: Annotated[str, Field(max_length=32)] = "admiral"
+    game: Annotated[str, Field(max_length=32)] = DEFAULT_GAME
     options: Annotated[
         dict[Annotated[str, Field(max_length=32)], Annotated[str, Field(max_length=32)] | bool | int],
         Field(max_length=8),
@@ -72,7 +73,7 @@ async def game_replay(game_id: str, service: ServiceDep) -> Any:
 
 
 @router.get("/setups", response_model=list[SetupPublic], responses={400: {}})
-async def list_setups(request: Request, service: ServiceDep, browser: BrowserHash, game: str = "admiral") -> Any:
+async def list_setups(request: Request, service: ServiceDep, browser: BrowserHash, game: str = DEFAULT_GAME) -> Any:
     """This browser's saved setups of ``game`` under the room options given as the other query parameters
     (``?game=battleship&rules=hasbro``)."""
     options = {k: v for k, v in list(request.query_params.items())[:8] if k != "game"}

@@ -147,11 +147,10 @@ async def home(request: Request, service: ServiceDep, browser: BrowserHash, game
     против ИИ» (the chosen game's levels; a note instead for a game without bots yet)."""
     chosen = game if game in GAMES else DEFAULT_GAME
     ctx = {
-        "ai_levels": GAMES[DEFAULT_GAME].info.levels,
         "games": [r.info for r in GAMES.values()],
+        "game_infos": {key: r.info for key, r in GAMES.items()},
         "chosen": chosen,
         "form_options": {key: form_options(r.info) for key, r in GAMES.items()},
-        "game_names": {key: r.info.name for key, r in GAMES.items()},
         "unfinished": await service.unfinished_games(browser),
     }
     return render(request, "home.html", ctx)
@@ -294,7 +293,7 @@ async def invite_page(request: Request, invite: str, service: ServiceDep, browse
     key = g.settings.game if g.settings.game in GAMES else DEFAULT_GAME
     info = GAMES[key].info
     ctx = {
-        "game_id": g.id, "invite": invite, "can_join": True, "game": key, "game_name": info.name,
+        "game_id": g.id, "invite": invite, "can_join": True, "game": key, "info": info,
         "room": room_text(info, g.settings.options),
     }  # fmt: skip
     return render(request, "invite.html", ctx)
