@@ -1,10 +1,12 @@
 """The house plan's import rules (DESIGN.md "Layers"), checked on the source with :mod:`ast`.
 
-- «Адмирал»'s rules (``admiral.games.admiral.rules``, the engine) import nothing of the project (standard library
-  only); its lessons (``admiral.games.admiral.tutorial``, data) import only those rules;
+- «Адмирал»'s rules (``admiral.games.admiral.rules``, the engine) import nothing of the project but the house's
+  shared rule types (``admiral.games.common``, standard library only); its lessons
+  (``admiral.games.admiral.tutorial``, data) import only those rules;
 - nothing but ``admiral.web`` imports FastAPI or Starlette;
 - imports point down: ``store``/``bus`` never import ``service``/``web``; ``service`` never imports ``web``;
-- a game's rules (``admiral.games.<key>.rules``) import nothing of the project but themselves, and no game
+- a game's rules (``admiral.games.<key>.rules``) import nothing of the project but themselves and
+  ``admiral.games.common`` (which imports nothing of the project), and no game
   imports the session, web, store or bus layers;
 - generic code (``service``, ``store``, ``bus``) imports no game's own modules: it knows games only through the
   registry (``admiral.games``) and the protocol; of ``admiral.progression`` it takes only the ranks (issue 17).
@@ -42,6 +44,15 @@ def _files(sub: str) -> list[Path]:
     return sorted((SRC / sub).rglob("*.py"))
 
 
+#: What every game's rules share (:mod:`admiral.games.common`): standard library only.
+COMMON = "admiral.games.common"
+
+
+def test_the_shared_rule_types_import_nothing_of_the_project() -> None:
+    bad = {m for m in _imports(SRC / "games" / "common.py") if m.startswith("admiral")}
+    assert bad == set()
+
+
 def _layer(mod: str) -> str | None:
     parts = mod.split(".")
     return parts[1] if parts[0] == "admiral" and len(parts) > 1 else None
@@ -49,13 +60,14 @@ def _layer(mod: str) -> str | None:
 
 @pytest.mark.parametrize("path", _files("games/admiral/rules"), ids=lambda p: p.name)
 def test_engine_imports_nothing_of_the_project(path: Path) -> None:
-    bad = {m for m in _imports(path) if m.startswith("admiral") and not m.startswith("admiral.games.admiral.rules")}
+    own = ("admiral.games.admiral.rules", COMMON)
+    bad = {m for m in _imports(path) if m.startswith("admiral") and not m.startswith(own)}
     assert bad == set(), f"{path} imports {bad}"
 
 
 @pytest.mark.parametrize("path", _files("games/admiral/tutorial"), ids=lambda p: p.name)
 def test_tutorial_imports_only_the_engine(path: Path) -> None:
-    own = ("admiral.games.admiral.rules", "admiral.games.admiral.tutorial")
+    own = ("admiral.games.admiral.rules", "admiral.games.admiral.tutorial", COMMON)
     bad = {m for m in _imports(path) if m.startswith("admiral") and not m.startswith(own)}
     assert bad == set(), f"{path} imports {bad}"
 
@@ -98,7 +110,7 @@ def _game_packages() -> list[Path]:
 )
 def test_a_games_rules_import_nothing_of_the_project(path: Path) -> None:
     rules = ".".join(["admiral", *path.relative_to(SRC).parts[:3]])  # admiral.games.<key>.rules
-    bad = {m for m in _imports(path) if m.startswith("admiral") and not m.startswith(rules)}
+    bad = {m for m in _imports(path) if m.startswith("admiral") and not m.startswith((rules, COMMON))}
     assert bad == set(), f"{path} imports {bad}"
 
 

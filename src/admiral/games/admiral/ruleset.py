@@ -40,6 +40,7 @@ from admiral.games.admiral.rules.setup import SetupProblem
 from admiral.i18n import N_, _
 from admiral.progression import Career, GameStats, Outcome, game_stats, opponent_factor, points
 
+from ..common import RecordedRuleset
 from ..protocol import Applied, Credit, GameInfo, RuleError, info_manifest
 
 __all__ = ["INFO", "AdmiralRuleset"]
@@ -110,7 +111,7 @@ def _problem(p: SetupProblem) -> dict[str, Any]:
     return {"code": p.code, "message": template.format(cell=p.cell or "", kind=ru), "cell": p.cell, "kind": kind}
 
 
-class AdmiralRuleset:
+class AdmiralRuleset(RecordedRuleset):
     """:class:`~admiral.games.protocol.Ruleset` of «Адмирал» over :mod:`.rules`. It has no room options."""
 
     info = INFO
@@ -178,10 +179,6 @@ class AdmiralRuleset:
         except IllegalAction as e:
             raise RuleError(e.code, e.reason) from None
 
-    def copy(self, game: Game) -> Game:
-        """:meth:`Game.copy`."""
-        return game.copy()
-
     def parse_player_action(self, text: str) -> str:
         """Canonical notation of a move, attack, declaration or detonation.
 
@@ -218,15 +215,6 @@ class AdmiralRuleset:
             return str(AgreeDraw())
         cls = {"resign": Resign, "flag": FlagFall, "abandon": Abandon}[kind]
         return str(cls(_side(side)))
-
-    def ply(self, game: Game) -> int:
-        """The game's version."""
-        return game.ply
-
-    def to_act(self, game: Game) -> str | None:
-        """The side to act (the defender during a pending battle)."""
-        side = game.state.to_act
-        return None if side is None else side.label
 
     def auto_reply(self, game: Game) -> str | None:
         """The strongest declaration when a battle waits for one (rules §7.1.2 [addition])."""
@@ -275,19 +263,6 @@ class AdmiralRuleset:
                             cur.pop(cell_name(s.cell), None)
         markers = {cell_name(c) for c in v.markers()}
         return {c: n for c, n in cur.items() if c in markers}
-
-    def result(self, game: Game) -> dict[str, Any] | None:
-        """The result in wire form."""
-        r = game.state.result
-        return None if r is None else r.to_dict()
-
-    def record(self, game: Game) -> dict[str, Any]:
-        """``GameRecord.to_dict()``."""
-        return game.record.to_dict()
-
-    def record_json(self, game: Game) -> str:
-        """``GameRecord.to_json()``."""
-        return game.record.to_json()
 
     def game_stats(self, game: Game) -> dict[str, Any]:
         """Each side's :class:`admiral.progression.GameStats` of a finished game (PROGRESSION.md §2–§5)."""
@@ -342,18 +317,6 @@ class AdmiralRuleset:
     def bot_act(self, bot: Bot, view: Any, deadline_s: float) -> str:
         """``bot.act(view, deadline_s)`` as notation."""
         return str(bot.act(view, deadline_s))
-
-    def bot_catch_up(self, bot: Bot, game: Game, side: str) -> int:
-        """Replay the record on a fresh game and show ``bot`` its side's view at each of its turns."""
-        me = _side(side)
-        g = Game(game.record.setups[Side.SOUTH], game.record.setups[Side.NORTH], game.record.settings)
-        seen = 0
-        for action in list(game.record.actions):  # a copy: the game may go on while this runs
-            if g.state.to_act is me:
-                bot.observe(g.view(me, since=seen))
-                seen = g.ply
-            g.apply(action)
-        return seen
 
     def replay(self, game: Game) -> dict[str, Any]:
         """Both setups and, per ply, the action, the side that made it, moves, removals and the report."""

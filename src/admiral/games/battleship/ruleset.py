@@ -24,6 +24,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from admiral.games.common import RecordedRuleset
 from admiral.games.protocol import Applied, Credit, GameInfo, RuleError, info_manifest
 from admiral.i18n import N_, _, current
 
@@ -152,7 +153,7 @@ def _actor(action: Action, to_act: Side | None) -> Side | None:
     return to_act
 
 
-class BattleshipRuleset:
+class BattleshipRuleset(RecordedRuleset):
     """:class:`~admiral.games.protocol.Ruleset` of «Морской бой» (rules A, B, D) over :mod:`.rules`.
 
     The game handle is a :class:`~.rules.Game`. Every :class:`~.rules.IllegalAction` of the rules reaches the
@@ -274,10 +275,6 @@ class BattleshipRuleset:
         except IllegalAction as e:
             raise _err(e) from None
 
-    def copy(self, game: Game) -> Game:
-        """:meth:`~.rules.Game.copy`."""
-        return game.copy()
-
     def parse_player_action(self, text: str) -> str:
         """The canonical notation of a shot: ``"B5"``, ``"Б5"``, ``" b5 "`` → ``"b5"``. The grid is not known here:
         a cell off the game's grid (``"k1"``, a 16×16 name, D1) parses and :meth:`apply` refuses it (``bad_cell``).
@@ -325,15 +322,6 @@ class BattleshipRuleset:
             raise RuleError("bad_notation", f"no end action {kind!r} for {side!r}")
         return str(cls(_side(side)))
 
-    def ply(self, game: Game) -> int:
-        """Actions applied so far."""
-        return game.ply
-
-    def to_act(self, game: Game) -> str | None:
-        """The side to shoot; ``None`` when the game is over."""
-        side = game.state.to_act
-        return None if side is None else side.label
-
     def view(self, game: Game, audience: str) -> dict[str, Any]:
         """The wire view (:meth:`~.rules.PlayerView.to_dict`) for ``south``/``north``/``spectator``/``full``.
 
@@ -343,19 +331,6 @@ class BattleshipRuleset:
             return game.view(audience).to_dict()
         except IllegalAction as e:
             raise _err(e) from None
-
-    def result(self, game: Game) -> dict[str, Any] | None:
-        """``{"winner": side | None, "reason": "fleet_sunk" | "resign" | "flag" | "abandon" | "draw"}``."""
-        r = game.state.result
-        return None if r is None else r.to_dict()
-
-    def record(self, game: Game) -> dict[str, Any]:
-        """:meth:`~.rules.GameRecord.to_dict`: ``{"format", "settings", "setups", "actions"}``."""
-        return game.record.to_dict()
-
-    def record_json(self, game: Game) -> str:
-        """:meth:`~.rules.GameRecord.to_json`."""
-        return game.record.to_json()
 
     def replay(self, game: Game) -> dict[str, Any]:
         """Both setups, the options, the first shooter and per ply ``{ply, action, side, answer, ship,
@@ -485,21 +460,6 @@ class BattleshipRuleset:
     def bot_act(self, bot: Bot, view: PlayerView, deadline_s: float) -> str:
         """``bot.act(view, deadline_s)`` in canonical notation. :raises RuleError: ``bad_notation``."""
         return self.parse_player_action(str(bot.act(view, deadline_s)))
-
-    def bot_catch_up(self, bot: Bot, game: Game, side: str) -> int:
-        """Replay the record on a fresh game and show ``bot`` its side's view before each of its shots.
-
-        :returns: the ply the bot has seen up to.
-        """
-        me = _side(side)
-        g = Game(game.record.setups, game.record.settings)
-        seen = 0
-        for action in list(game.record.actions):  # a copy: the game may go on while this runs
-            if g.state.to_act is me:
-                bot.observe(g.view(me, since=seen))
-                seen = g.ply
-            g.apply(action)
-        return seen
 
     # -- texts --------------------------------------------------------------------------------------------------
 

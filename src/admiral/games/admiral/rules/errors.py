@@ -1,25 +1,17 @@
-"""The one exception the engine raises for bad input."""
+"""The one exception the engine raises for bad input: the house's :class:`~admiral.games.common.IllegalAction`.
+
+«Адмирал»'s codes: ``bad_notation``, ``bad_cell``, ``bad_action``, ``bad_side``, ``bad_target``, ``bad_formation``,
+``ambiguous``, ``unknown_kind``, ``no_unit``, ``not_your_unit``, ``immobile``, ``occupied``, ``not_adjacent``,
+``cannot_attack``, ``no_torpedo``, ``no_bomb``, ``declaration_pending``, ``no_declaration_pending``,
+``game_over``, ``invalid_setup``, ``bad_position``, ``bad_record``, ``bad_audience``, ``game_not_over``.
+
+>>> e = IllegalAction("not_your_unit", "e4 holds no unit of yours")
+>>> e.code, str(e)
+('not_your_unit', 'e4 holds no unit of yours')
+"""
 
 from __future__ import annotations
 
+from ...common import IllegalAction
+
 __all__ = ["IllegalAction"]
-
-
-class IllegalAction(ValueError):
-    """Illegal input of any kind: an illegal action, a malformed notation, an invalid setup.
-
-    ``code`` is stable (the server maps it to its error reply); ``reason`` is for a person.
-    The state an illegal action was tried on is left untouched.
-
-    >>> e = IllegalAction("not_your_unit", "e4 holds no unit of yours")
-    >>> e.code, str(e)
-    ('not_your_unit', 'e4 holds no unit of yours')
-    """
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
-
-    def __repr__(self) -> str:
-        return f"IllegalAction({self.code!r}, {self.reason!r})"

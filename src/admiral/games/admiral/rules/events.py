@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ...common import Result
 from .board import Cell, cell_name
 from .units import Kind, Side
 
@@ -36,16 +37,7 @@ class Reason(StrEnum):
     ABANDONMENT = "abandonment"  #: disconnected past the grace time, win claimed (rules §10.1)
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
-    """The end of a game: ``winner`` is ``None`` for a draw."""
-
-    winner: Side | None
-    reason: Reason
-
-    def to_dict(self) -> dict:
-        """JSON-ready form: ``{"winner": "south"|"north"|None, "reason": "bases"}``."""
-        return {"winner": None if self.winner is None else self.winner.label, "reason": self.reason.value}
+# Result is the house's (:mod:`admiral.games.common`): ``winner`` (``None`` for a draw) and a :class:`Reason`.
 
 
 @dataclass(frozen=True, slots=True)

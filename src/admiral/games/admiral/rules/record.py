@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
+from ...common import Record, RecordedGame, record_parts
 from .actions import Action
 from .board import Cell, cell_name
 from .errors import IllegalAction
@@ -34,27 +34,21 @@ __all__ = ["FORMAT", "Game", "GameRecord"]
 FORMAT = "admiral-record/1"
 
 
-@dataclass
-class GameRecord:
+class GameRecord(Record):
     """A whole game as data: ``settings`` (opaque, JSON-ready metadata such as time control), the two
     ``setups`` (side → {cell: Kind}) and the ``actions`` applied, in order."""
 
-    setups: dict[Side, dict[Cell, Kind]]
-    actions: list[Action] = field(default_factory=list)
-    settings: dict[str, Any] = field(default_factory=dict)
+    FORMAT = FORMAT
 
-    def to_dict(self) -> dict:
-        """JSON-ready form: ``{"format", "settings", "setups": {"south": {"a1": "L"…}…}, "actions": [notation…]}``."""
-        return {
-            "format": FORMAT,
-            "settings": self.settings,
-            "setups": {s.label: {cell_name(c): k.code for c, k in sorted(self.setups[s].items())} for s in Side},
-            "actions": [str(a) for a in self.actions],
-        }
+    @staticmethod
+    def cell_text(cell: Cell) -> str:
+        """``cell_name``."""
+        return cell_name(cell)
 
-    def to_json(self) -> str:
-        """The record as JSON text (UTF-8 safe, deterministic)."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
+    @staticmethod
+    def unit_text(unit: Kind) -> str:
+        """The kind's ASCII code."""
+        return unit.code
 
     @classmethod
     def from_dict(cls, data: Mapping) -> GameRecord:
@@ -63,11 +57,7 @@ class GameRecord:
 
         :raises IllegalAction: ``bad_record`` (wrong shape) or the code of the first bad part.
         """
-        if not isinstance(data, Mapping) or data.get("format") != FORMAT:
-            raise IllegalAction("bad_record", f"not a game record: expected format {FORMAT!r}")
-        setups, actions, settings = data.get("setups"), data.get("actions"), data.get("settings", {})
-        if not isinstance(setups, Mapping) or not isinstance(actions, list) or not isinstance(settings, Mapping):
-            raise IllegalAction("bad_record", "a record needs 'setups' (object), 'actions' (list), 'settings' (object)")
+        setups, actions, settings = record_parts(data, FORMAT)
         parsed = {}
         for side in Side:
             raw = setups.get(side.label)
@@ -110,7 +100,7 @@ class GameRecord:
             yield game.state.copy()
 
 
-class Game:
+class Game(RecordedGame):
     """A game of «Адмирал» in progress: ``state`` (the truth), ``record`` and ``log`` (every event).
 
     :raises IllegalAction: ``invalid_setup`` if a setup is not valid.
@@ -127,19 +117,9 @@ class Game:
         """A game from two auto-arranged setups drawn from ``rng`` (South's first)."""
         return cls(auto_arrange(Side.SOUTH, rng), auto_arrange(Side.NORTH, rng), settings)
 
-    def copy(self) -> Game:
-        """An independent copy (the state copied, the record's and the log's lists too; actions and events are
-        immutable and shared): what applying an action to a copy first needs."""
-        twin = object.__new__(Game)
-        twin.state = self.state.copy()
-        twin.record = GameRecord(self.record.setups, list(self.record.actions), dict(self.record.settings))
-        twin.log = list(self.log)
-        return twin
-
-    @property
-    def ply(self) -> int:
-        """The game's version: actions applied so far."""
-        return self.state.ply
+    def fresh(self) -> Game:
+        """A new game from the same setups and settings."""
+        return Game(self.record.setups[Side.SOUTH], self.record.setups[Side.NORTH], self.record.settings)
 
     def legal_actions(self) -> list[Action]:
         """Legal actions of the side to act (see :func:`admiral.games.admiral.rules.legal_actions`)."""

@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
+from ...common import InvalidSetup, SetupProblem
 from .board import FRONT_ROW, RING, ZONE, Cell, cell_name, parse_cell
 from .errors import IllegalAction
 from .units import Kind, Side
@@ -26,28 +26,9 @@ __all__ = ["InvalidSetup", "SetupProblem", "auto_arrange", "check_setup", "norma
 _CARRIER = {Kind.S: Kind.A, Kind.T: Kind.TK, Kind.M: Kind.ES}
 
 
-@dataclass(frozen=True, slots=True)
-class SetupProblem:
-    """One problem of a setup. ``code`` is stable: ``bad_cell``, ``outside_zone``, ``occupied_twice``,
-    ``unknown_kind``, ``too_many``, ``too_few``, ``base_in_front_row``. ``cell``/``kind`` name the subject
-    (notation / ASCII code) when there is one."""
-
-    code: str
-    message: str
-    cell: str | None = None
-    kind: str | None = None
-
-    def to_dict(self) -> dict:
-        """JSON-ready form."""
-        return {"code": self.code, "message": self.message, "cell": self.cell, "kind": self.kind}
-
-
-class InvalidSetup(IllegalAction):
-    """A setup with problems (code ``invalid_setup``); ``problems`` lists every one of them."""
-
-    def __init__(self, problems: list[SetupProblem]) -> None:
-        super().__init__("invalid_setup", "; ".join(p.message for p in problems))
-        self.problems = problems
+# SetupProblem and InvalidSetup are the house's (:mod:`admiral.games.common`). «Адмирал»'s problem codes:
+# ``bad_cell``, ``outside_zone``, ``occupied_twice``, ``unknown_kind``, ``too_many``, ``too_few``,
+# ``base_in_front_row``; ``cell``/``kind`` name the subject (notation / ASCII code) when there is one.
 
 
 Placements = Mapping[Cell | str, Kind | str] | Iterable[tuple[Cell | str, Kind | str]]

@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
+from ...common import Record, RecordedGame, record_parts
 from .board import Cell, cell_name
 from .chance import draw, seed_bytes
 from .errors import IllegalAction
@@ -54,27 +54,16 @@ def settings_of(settings: Mapping[str, Any] | None) -> tuple[Rules, int, dict[st
     return rules, seed, settings
 
 
-@dataclass
-class GameRecord:
+class GameRecord(Record):
     """A whole game as data: ``settings`` (:func:`settings_of`), ``setups`` (side → ``{cell: code}``, reading
     order) and the ``actions`` applied, in order."""
 
-    setups: dict[Side, dict[Cell, str]]
-    actions: list[Action] = field(default_factory=list)
-    settings: dict[str, Any] = field(default_factory=dict)
+    FORMAT = FORMAT
 
-    def to_dict(self) -> dict:
-        """``{"format", "settings", "setups": {"south": {"a1": "4", …}, "north": …}, "actions": ["b5", …]}``."""
-        return {
-            "format": FORMAT,
-            "settings": self.settings,
-            "setups": {s.label: {cell_name(c): k for c, k in sorted(self.setups[s].items())} for s in Side},
-            "actions": [str(a) for a in self.actions],
-        }
-
-    def to_json(self) -> str:
-        """The record as JSON text (UTF-8 safe, deterministic)."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
+    @staticmethod
+    def cell_text(cell: Cell) -> str:
+        """``cell_name``."""
+        return cell_name(cell)
 
     @classmethod
     def from_dict(cls, data: Mapping) -> GameRecord:
@@ -83,11 +72,7 @@ class GameRecord:
 
         :raises IllegalAction: ``bad_record`` (wrong shape) or the code of the first bad part.
         """
-        if not isinstance(data, Mapping) or data.get("format") != FORMAT:
-            raise IllegalAction("bad_record", f"not a game record: expected format {FORMAT!r}")
-        setups, actions, settings = data.get("setups"), data.get("actions"), data.get("settings")
-        if not isinstance(setups, Mapping) or not isinstance(actions, list) or not isinstance(settings, Mapping):
-            raise IllegalAction("bad_record", "a record needs 'settings' (object), 'setups' (object), 'actions' (list)")
+        setups, actions, settings = record_parts(data, FORMAT, settings_required=True)
         rules, _, settings = settings_of(settings)
         parsed = {}
         for side in Side:
@@ -128,7 +113,7 @@ class GameRecord:
             yield game.state.copy()
 
 
-class Game:
+class Game(RecordedGame):
     """A game in progress: ``state`` (the truth), ``record`` and ``log`` (every event).
 
     ``setups``: side (a :class:`~.state.Side` or its label) → a complete setup; ``settings``: see
@@ -158,24 +143,14 @@ class Game:
         south, north = auto_arrange(rules, rng, style=style), auto_arrange(rules, rng, style=style)
         return cls({Side.SOUTH: south, Side.NORTH: north}, settings)
 
-    def copy(self) -> Game:
-        """An independent copy (the state copied; the record's and the log's lists too, their immutable items
-        shared): apply an action to the copy, keep it if it stands."""
-        twin = object.__new__(Game)
-        twin.state = self.state.copy()
-        twin.record = GameRecord(self.record.setups, list(self.record.actions), dict(self.record.settings))
-        twin.log = list(self.log)
-        return twin
-
     @property
     def rules(self) -> Rules:
         """The game's rules."""
         return self.state.rules
 
-    @property
-    def ply(self) -> int:
-        """The game's version: actions applied so far."""
-        return self.state.ply
+    def fresh(self) -> Game:
+        """A new game from the same setups and settings."""
+        return Game(self.record.setups, self.record.settings)
 
     def legal_actions(self) -> list[Action]:
         """The side to act's legal shots (:meth:`GameState.legal_actions`)."""

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from ...common import InvalidSetup, SetupProblem
 from .board import Board, Cell, cell_col, cell_name, cell_row, parse_cell
 from .errors import IllegalAction
 from .fleet import Rules, ShipClass
@@ -45,33 +46,12 @@ STYLES = ("plain", "hard")
 Placements = Mapping[Cell | str, str] | Iterable[tuple[Cell | str, str]]
 
 
-@dataclass(frozen=True, slots=True)
-class SetupProblem:
-    """One problem of a setup (rules A2, A3, B1). ``code`` is stable:
-
-    ``bad_cell`` (not a cell of the grid), ``unknown_code`` (not a ship code of the rule set), ``overlap`` (a cell
-    given twice), ``bent`` (a ship's cells not one straight line), ``wrong_length`` (a straight ship of the wrong
-    size), ``too_many`` / ``too_few`` (ships of a class), ``touching`` (two ships touch by side or corner, A2).
-    ``cell`` is the wire name of the cell concerned (the first cell of a ship in reading order; for ``touching``
-    the first cell of the first ship that touches the other), ``kind`` the ship code concerned, when there is one.
-    """
-
-    code: str
-    message: str
-    cell: str | None = None
-    kind: str | None = None
-
-    def to_dict(self) -> dict:
-        """``{"code", "message", "cell", "kind"}``."""
-        return {"code": self.code, "message": self.message, "cell": self.cell, "kind": self.kind}
-
-
-class InvalidSetup(IllegalAction):
-    """A setup with problems (code ``invalid_setup``); ``problems`` lists every one of them."""
-
-    def __init__(self, problems: list[SetupProblem]) -> None:
-        super().__init__("invalid_setup", "; ".join(p.message for p in problems))
-        self.problems = problems
+# SetupProblem and InvalidSetup are the house's (:mod:`admiral.games.common`). The problem codes (rules A2, A3,
+# B1): ``bad_cell`` (not a cell of the grid), ``unknown_code`` (not a ship code of the rule set), ``overlap`` (a
+# cell given twice), ``bent`` (a ship's cells not one straight line), ``wrong_length`` (a straight ship of the
+# wrong size), ``too_many`` / ``too_few`` (ships of a class), ``touching`` (two ships touch by side or corner,
+# A2). ``cell`` is the first cell of the ship concerned in reading order (for ``touching`` the first cell of the
+# first ship that touches the other), ``kind`` its code, when there is one.
 
 
 @dataclass(frozen=True, slots=True)

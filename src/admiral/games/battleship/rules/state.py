@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
+from ...common import Result
 from .board import Cell, cell_name, parse_cell
 from .errors import IllegalAction
 from .fleet import Rules
@@ -87,16 +88,7 @@ class Reason(StrEnum):
     DRAW = "draw"
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
-    """The end of a game: ``winner`` is ``None`` for a draw."""
-
-    winner: Side | None
-    reason: Reason
-
-    def to_dict(self) -> dict:
-        """``{"winner": "south" | "north" | None, "reason": "fleet_sunk" | …}``."""
-        return {"winner": None if self.winner is None else self.winner.label, "reason": self.reason.value}
+# Result is the house's (:mod:`admiral.games.common`): ``winner`` (``None`` for a draw) and a :class:`Reason`.
 
 
 # -- actions ------------------------------------------------------------------------------------------------------
