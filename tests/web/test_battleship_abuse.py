@@ -106,6 +106,7 @@ def test_lenient_spellings_fire_one_canonical_shot(browsers) -> None:
             err = _refused(wss[side], {"type": "action", "ply": snaps[side]["game"]["version"], "action": spelling},
                            "illegal_action")  # fmt: skip
             assert err["detail"]["code"] == "already_shot"
+            assert err["message"] == "По этой клетке уже стреляли."  # the game's own text for its code (QA)
     assert _state(_fresh(south, game_id)) == before
 
 
@@ -383,3 +384,33 @@ def test_two_tabs_of_one_seat_shooting_at_once_fire_one_shot(browsers) -> None:
                 }
                 until(tab2, lambda m, v=o_now: m["type"] == "snapshot" and m["game"]["version"] > v, limit=200)
                 until(wss[other], lambda m, v=o_now: m["type"] == "snapshot" and m["game"]["version"] > v)
+
+
+@pytest.mark.parametrize("game", ["battleship", "admiral"])
+def test_an_unknown_arrangement_style_is_refused_by_name(browsers, game) -> None:
+    """QA: ``setup.auto`` with a style the game does not have was an ``internal`` error with a traceback in the log
+    («Морской бой») or silently the default («Адмирал»); it is ``bad_style`` naming the game's styles, and the draft
+    is unchanged. A style the game has arranges the fleet."""
+    from admiral.games import GAMES
+
+    options = OPTIONS["classic"] if game == "battleship" else {}
+    game_id, south, _north = start_game(browsers, game=game, options=options)
+    with south.ws(game_id) as ws:
+        err = _refused(ws, {"type": "setup.auto", "setup": {}, "style": "evil"}, "bad_style")
+        assert err["detail"]["styles"] == [v for v, _ in GAMES[game].info.setup_styles]
+        assert "evil" in err["message"]
+        ws.send_json({"type": "setup.auto", "setup": {}, "style": err["detail"]["styles"][-1]})
+        state = until(ws, lambda m: m["type"] == "setup.state")
+        assert state["draft"] and state["problems"] == []
+
+
+def test_the_record_file_is_named_after_its_game(browsers) -> None:
+    game_id, south, north = start_game(browsers, game="battleship", options=OPTIONS["classic"])
+    with south.ws(game_id) as sws, north.ws(game_id) as nws:
+        wss = {"south": sws, "north": nws}
+        _ready(wss)
+        sws.send_json({"type": "resign"})
+        until(sws, lambda m: m["type"] == "snapshot" and m["game"]["status"] == "over")
+    r = south.get(f"/api/games/{game_id}/record.json")
+    assert r.status_code == 200 and r.json()["format"] == "battleship-record/1"
+    assert r.headers["content-disposition"] == f'attachment; filename="battleship-{game_id}.json"'

@@ -97,7 +97,8 @@ class GameInfo:
     picker; ``brief``, the home page's short rules; ``invite``, the invite page's line (``%(room)s``: the room
     options chosen); ``level_notes``: a line per AI level; ``tutorial``: the URL of its lessons (``None``: none
     yet) and ``tutorial_note`` what they teach; ``side_choice``: whether the creator chooses a side (the sides
-    differ: who moves first, which shore).
+    differ: who moves first, which shore); ``messages``: the text a player is shown for each of the rules' refusal
+    codes (:attr:`RuleError.code`; codes every game shares have the house's text).
     """
 
     key: str
@@ -117,6 +118,7 @@ class GameInfo:
     tutorial: str | None = None
     tutorial_note: str = ""
     side_choice: bool = False
+    messages: Mapping[str, str] = field(default_factory=dict)
 
 
 def info_manifest(info: GameInfo) -> dict[str, Any]:

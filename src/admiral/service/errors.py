@@ -3,6 +3,7 @@ default: admiral.i18n), an optional ``detail``."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from admiral.i18n import N_, _
@@ -27,22 +28,10 @@ class ServiceError(Exception):
         return {"type": "error", "code": self.code, "message": self.message, "detail": self.detail}
 
 
-#: Text for the engine's stable codes (``IllegalAction.code``), translated by :func:`engine_message`.
+#: Text for the codes every game's rules share (a game adds its own: :attr:`GameInfo.messages`).
 ENGINE_MESSAGES = {
     "game_over": N_("Партия окончена: ходы больше не принимаются."),
-    "declaration_pending": N_("Идёт бой: ждём объявления защитника."),
-    "no_declaration_pending": N_("Сейчас объявлять нечего."),
-    "bad_declaration": N_("Такое объявление невозможно."),
-    "no_unit": N_("На этой клетке нет вашего объекта."),
-    "not_your_unit": N_("Это не ваш объект."),
-    "immobile": N_("Этот объект не двигается."),
-    "not_adjacent": N_("Ход — только на соседнюю клетку по горизонтали или вертикали."),
-    "occupied": N_("Клетка занята."),
-    "tethered": N_("Оружие не может уйти от своего носителя."),
-    "cannot_attack": N_("Этот объект не атакует."),
-    "bad_target": N_("Эту цель атаковать нельзя."),
-    "bad_formation": N_("Такое соединение невозможно."),
-    "no_bomb": N_("У вас нет атомной бомбы."),
+    "not_your_turn": N_("Сейчас не ваш ход."),
     "bad_notation": N_("Не удалось прочитать ход."),
     "bad_cell": N_("Нет такой клетки."),
     "bad_side": N_("Нет такой стороны."),
@@ -51,6 +40,8 @@ ENGINE_MESSAGES = {
 }
 
 
-def engine_message(code: str) -> str:
-    """The message for an engine code in the current language (a generic one for unknown codes)."""
-    return _(ENGINE_MESSAGES.get(code, N_("Недопустимый ход.")))
+def engine_message(code: str, messages: Mapping[str, str] | None = None) -> str:
+    """The message for a rules code in the current language: the game's own (``messages``, its
+    :attr:`~admiral.games.GameInfo.messages`), else the house's, else a generic one."""
+    text = (messages or {}).get(code) or ENGINE_MESSAGES.get(code) or N_("Недопустимый ход.")
+    return _(text)

@@ -110,7 +110,9 @@ class PlayMixin(SessionBase):
         try:
             notation = g.rules.parse_player_action(action)
         except RuleError as e:
-            raise ServiceError("illegal_action", engine_message(e.code), {"code": e.code, "reason": e.reason}) from None
+            raise ServiceError(
+                "illegal_action", engine_message(e.code, g.rules.info.messages), {"code": e.code, "reason": e.reason}
+            ) from None
         flagged = False
 
         def decide() -> list[str]:
@@ -183,7 +185,9 @@ class PlayMixin(SessionBase):
             except RuleError as e:
                 if i == 0:
                     raise ServiceError(
-                        "illegal_action", engine_message(e.code), {"code": e.code, "reason": e.reason}
+                        "illegal_action",
+                        engine_message(e.code, g.rules.info.messages),
+                        {"code": e.code, "reason": e.reason},
                     ) from None
                 raise
         while (

@@ -10,7 +10,7 @@ from admiral.games import DEFAULT_GAME, RuleError, Ruleset
 from admiral.i18n import _
 
 from ..clock import GameClock
-from ..errors import ServiceError
+from ..errors import ServiceError, engine_message
 from ..messages import SetupAutoMsg, SetupReadyMsg, SetupUpdateMsg
 from .base import SessionBase
 from .live import (
@@ -29,7 +29,8 @@ class SetupMixin(SessionBase):
         Lock → check → store the seat → set it in memory → start play when both are ready → publish.
 
         :raises ServiceError: ``game_over``, ``not_in_setup``, ``already_ready``, ``invalid_setup``
-            (``detail.problems``), ``unavailable``."""
+            (``detail.problems``), ``bad_style`` (not one of the game's auto-arrangement styles: ``detail.styles``),
+            ``unavailable``."""
         async with self._locked(g):
             if g.status not in ("waiting", "setup"):
                 raise self._not_in_setup(g)
@@ -40,7 +41,20 @@ class SetupMixin(SessionBase):
             if isinstance(msg, SetupUpdateMsg):
                 draft = dict(msg.setup)
             elif isinstance(msg, SetupAutoMsg):
-                draft = g.rules.auto_setup(side, secrets.randbits(62), dict(msg.setup), g.settings.options, msg.style)
+                styles = [value for value, _label in g.rules.info.setup_styles]
+                if msg.style and msg.style not in styles:
+                    raise ServiceError(
+                        "bad_style",
+                        _("Нет такого способа расстановки: «%(style)s».", style=msg.style),
+                        {"styles": styles},
+                    )
+                try:
+                    draft = g.rules.auto_setup(
+                        side, secrets.randbits(62), dict(msg.setup), g.settings.options, msg.style or None
+                    )
+                except RuleError as e:  # the partial draft cannot be completed (its own problems say why)
+                    raise ServiceError("invalid_setup", engine_message(e.code, g.rules.info.messages),
+                                       {"code": e.code, "reason": e.reason}) from None  # fmt: skip
             else:
                 problems = g.rules.setup_problems(side, dict(msg.setup), complete=True, options=g.settings.options)
                 if problems:

@@ -59,7 +59,7 @@ async def game_record(game_id: str, service: ServiceDep) -> Response:
         return _error(e)
     return Response(
         text, media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="admiral-{g.id}.json"'},
+        headers={"Content-Disposition": f'attachment; filename="{g.rules.info.key}-{g.id}.json"'},
     )  # fmt: skip
 
 
