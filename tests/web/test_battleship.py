@@ -147,8 +147,15 @@ def test_a_setup_with_touching_ships_is_refused_with_its_reason(browsers) -> Non
     [{"rules": "chess"}, {"rules": "classic", "salvo": True}, {"rules": "hasbro", "colour": "red"}],
 )
 def test_bad_room_options_are_refused(browsers, options: dict) -> None:
-    r = browsers().post("/games", json={"game": "battleship", "options": options})
+    b = browsers()
+    r = b.post("/games", json={"game": "battleship", "options": options})
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_options", r.text
+    error = r.json()["error"]
+    assert error["message"] == "Таких правил партии нет: проверьте выбранные настройки."
+    assert error["detail"]["reason"]  # the rules' own reason, for a developer
+    english = b.post("/games", json={"game": "battleship", "options": options},
+                     headers={"cookie": f"{b.headers['cookie']}; admiral_lang=en"})  # fmt: skip
+    assert english.json()["error"]["message"] == "There are no such game rules: check the settings you chose."
 
 
 def test_an_unknown_game_is_refused(browsers) -> None:

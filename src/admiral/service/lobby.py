@@ -102,7 +102,9 @@ class GameSettings:
         try:
             checked = rules.options(options or {})
         except RuleError as e:
-            raise ServiceError("bad_options", e.reason) from None
+            raise ServiceError(
+                "bad_options", _("Таких правил партии нет: проверьте выбранные настройки."), {"reason": e.reason}
+            ) from None
         if side not in SIDES:
             raise ServiceError("bad_settings", _("Сторона: «random», «south» или «north»."))
         if ai_level != 0 and ai_level not in rules.info.levels:

@@ -156,7 +156,9 @@ class SetupMixin(SessionBase):
         try:
             checked = rules.options(options or {})
         except RuleError as e:
-            raise ServiceError("bad_options", e.reason) from None
+            raise ServiceError(
+                "bad_options", _("Таких правил партии нет: проверьте выбранные настройки."), {"reason": e.reason}
+            ) from None
         return rules, checked, rules.setup_variant(checked)
 
     def list_setups(

@@ -215,7 +215,7 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
             )  # fmt: skip
     except ServiceError as e:
         if is_json:
-            return api_error(400, e.code, e.message)
+            return api_error(400, e.code, e.message, e.detail)
         return error_page(request, 400, e.message)
     except (ValueError, ValidationError, RecursionError):  # RecursionError: hostile nesting
         if is_json:
