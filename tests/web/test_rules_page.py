@@ -8,6 +8,7 @@ from html.parser import HTMLParser
 
 import pytest
 
+from admiral.games.admiral import rulebook
 from admiral.games.admiral.rules import (
     SCALE,
     Attack,
@@ -21,7 +22,6 @@ from admiral.games.admiral.rules import (
     legal_actions,
     parse_cell,
 )
-from admiral.web import rulebook
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
