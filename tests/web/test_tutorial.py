@@ -63,7 +63,7 @@ def test_a_wrong_try_is_refused_and_changes_nothing(browsers, settings):
     b = browsers()
     start = b.get("/api/tutorial/moving").json()
     assert start["step"] == 0 and start["kind"] == "play" and start["spot"] == ["e4", "e5"]
-    assert "e3-d3" in start["view"]["legal"]
+    assert {"type": "move", "src": "e3", "dst": "d3", "notation": "e3-d3"} in start["view"]["legal"]
     for action in ("e3-d3", "e4xe5", "nonsense", ""):
         got = act(b, "moving", 0, action=action)
         assert got["accepted"] is False and got["step"] == 0 and got["frames"] == []
