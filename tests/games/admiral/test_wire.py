@@ -1,17 +1,27 @@
-"""«Адмирал» on the wire (issue 17): the view's legal actions as structured values, computed from the engine
-(rules §5–§8).
+"""«Адмирал» on the wire (issue 17): the view's legal actions as structured values and the game's manifest, both
+computed from the engine (rules §1–§3, §5–§8, §10).
 
 The view's ``legal`` is what the client draws and chooses from; each entry's ``notation`` is the exact string the
-server takes back.
+server takes back. The manifest's tables are the engine's constants and behaviour, never a copy that could drift.
 """
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
+from admiral.games import GAMES
+from admiral.games.admiral.manifest import ROLES, tables
 from admiral.games.admiral.rules import (
+    CARRIER,
+    COLUMNS_RU,
+    FLEET_SIZE,
+    FRONT_ROW,
+    QUIET_LIMIT,
+    SCALE,
+    ZONE,
     Action,
     Attack,
     Declare,
@@ -141,3 +151,75 @@ def test_every_listed_action_of_random_games_parses_and_applies(seed: int) -> No
             checked += _check(game.state)
         game.apply(rng.choice(legal_actions(game.state)))
     assert checked > 100
+
+
+class TestManifest:
+    """The manifest's tables are the engine's (rules §1–§3, §5–§8, §10)."""
+
+    manifest = GAMES["admiral"].manifest()
+
+    def test_json_ready_and_deterministic(self) -> None:
+        text = json.dumps(self.manifest, sort_keys=True, ensure_ascii=False)
+        assert json.loads(text) == self.manifest
+        assert json.dumps(GAMES["admiral"].manifest(), sort_keys=True, ensure_ascii=False) == text
+
+    def test_board(self) -> None:
+        board = self.manifest["board"]
+        assert (board["width"], board["height"], board["columns"]) == (14, 15, "abcdefghijklmn")
+        assert board["columns_ru"] == "АБВГДЕЖЗИКЛМНО" == "".join(COLUMNS_RU)
+        for side in Side:
+            assert board["zones"][side.label] == [cell_name(c) for c in sorted(ZONE[side])]
+            assert board["front_rows"][side.label] == [cell_name(c) for c in sorted(FRONT_ROW[side])]
+        # rules §1: rows 1–5 and 11–15, front rows 5 and 11
+        assert len(board["zones"]["south"]) == 70 and board["zones"]["north"][0] == "a11"
+        assert board["front_rows"]["south"] == [f"{col}5" for col in "abcdefghijklmn"]
+
+    def test_units_are_the_engines_kinds(self) -> None:
+        units = self.manifest["units"]
+        assert [u["code"] for u in units] == [k.code for k in Kind]
+        for u, k in zip(units, Kind, strict=True):
+            assert (u["ru"], u["name"], u["count"], u["strength"], u["tonnage"]) == (
+                k.ru, k.ru_name, k.count, k.strength, k.tonnage,
+            )  # fmt: skip
+            assert u["moves"] is k.is_mobile and u["rated"] is k.is_rated and u["ship"] is k.is_ship
+            assert u["carrier"] == (CARRIER[k].code if k in CARRIER else None)
+            assert set(u["roles"]) <= set(ROLES)
+        assert sum(u["count"] for u in units) == self.manifest["fleet_size"] == FLEET_SIZE == 58
+
+    def test_units_as_the_rules_describe_them(self) -> None:
+        by = {u["code"]: u for u in self.manifest["units"]}
+        # rules §2: counts and single strengths
+        assert (by["L"]["count"], by["L"]["strength"], by["KR"]["count"], by["VMB"]["count"]) == (2, 15, 6, 2)
+        assert by["A"]["strength"] is None and by["A"]["name"] == "Авианосец" and by["KRPL"]["ru"] == "КРПЛ"
+        # rules §5: SM and VMB never move; S, T, M are tethered to A, TK, ES
+        assert [c for c, u in by.items() if not u["moves"]] == ["SM", "VMB"]
+        assert {c: u["carrier"] for c, u in by.items() if u["carrier"]} == {"S": "A", "T": "TK", "M": "ES"}
+        # rules §6: contact at 1, the aircraft at 1–4, the torpedo at 1–2; A, M, SM, AB, VMB never attack
+        assert (by["L"]["attack"], by["L"]["reach"], by["BR"]["attack"]) == ("contact", 1, "contact")
+        assert (by["S"]["attack"], by["S"]["reach"], by["T"]["attack"], by["T"]["reach"]) == ("air", 4, "torpedo", 2)
+        assert sorted(c for c, u in by.items() if u["attack"] is None) == ["A", "AB", "M", "SM", "VMB"]
+        # rules §7.1.3: formations of L, KR, R, ES, KRPL, PL only
+        assert sorted(c for c, u in by.items() if u["formable"]) == ["ES", "KR", "KRPL", "L", "PL", "R"]
+        # rules §5.2, §7.2, §8, §9: the special roles
+        roles = {c: u["roles"] for c, u in by.items() if u["roles"]}
+        assert roles == {
+            "A": ["carrier"], "L": ["anti_air"], "R": ["anti_air"], "ES": ["carrier"], "TK": ["carrier"],
+            "TR": ["sweeper"], "AB": ["bomb"], "VMB": ["base"],
+        }  # fmt: skip
+
+    def test_the_scale(self) -> None:
+        scale = self.manifest["scale"]
+        assert [r["row"] for r in scale] == list(range(21, 0, -1))
+        assert {tuple(sorted(Kind[c] for c in r["kinds"])): r["row"] for r in scale} == SCALE
+        assert scale[0] == {"row": 21, "kinds": ["L", "L"]} and scale[2] == {"row": 19, "kinds": ["R", "R", "ES"]}
+
+    def test_rule_facts(self) -> None:
+        assert self.manifest["rules"] == {
+            "tether": 1, "blast": 5, "quiet_limit": QUIET_LIMIT, "formation": {"min": 2, "max": 3},
+        }  # fmt: skip
+        assert QUIET_LIMIT == 200
+
+    def test_a_copy_each_time(self) -> None:
+        mine = tables()
+        mine["units"][0]["count"] = 99
+        assert tables()["units"][0]["count"] == 1
