@@ -56,6 +56,7 @@ def test_a_lesson_page_carries_every_step_text(browsers):
     assert "Урок 4. Строй: атака и защита" in r.text
     assert 'href="/tutorial/aircraft"' in r.text  # the next lesson
     assert "/static/js/games/admiral/tutorial.js" in r.text
+    assert 'data-manifest="/games/admiral/manifest.json?v=' in r.text  # the board draws from the game's manifest
     assert b.get("/tutorial/no-such-lesson").status_code == 404
 
 

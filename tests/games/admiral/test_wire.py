@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -223,3 +225,18 @@ class TestManifest:
         mine = tables()
         mine["units"][0]["count"] = 99
         assert tables()["units"][0]["count"] == 1
+
+
+def test_the_client_keeps_no_copy_of_the_tables() -> None:
+    """The «Адмирал» client (static/js/games/admiral/) takes its tables from the manifest and its actions from the
+    view: none of the engine's names, letters, scale compositions or numbers is written into it, and it parses no
+    notation."""
+    root = Path(__file__).resolve().parents[3] / "static" / "js" / "games" / "admiral"
+    # the code without its comments (they may name a unit as an example)
+    strip = re.compile(r"/\*.*?\*/|(?:^|(?<=\s))//[^\n]*", re.S)
+    sources = {p.name: strip.sub("", p.read_text(encoding="utf-8")) for p in sorted(root.glob("*.js"))}
+    assert {"manifest.js", "units.js", "board.js", "play.js", "setup.js"} <= set(sources)
+    copies = [k.ru_name for k in Kind] + ["abcdefghijklmn", "".join(COLUMNS_RU), "5×5", "200 полуход"]
+    copies += ['["KR", "KR", "KR"]', '"KRPL", "PL"', "MOVE_RE", "ATTACK_RE", "parseAction", "count: 6"]
+    found = {(name, c) for name, text in sources.items() for c in copies if c in text}
+    assert found == set()
