@@ -1,4 +1,5 @@
-// The setup screen (rules §3): place 58 units in the own 5×14 zone, by drag and drop or by clicks.
+// The setup screen (rules §3): place the whole fleet in the own zone (both from the manifest), by drag and drop or by
+// clicks.
 
 import { Board, around, turnCell, unitHtml, zoneCells } from "./board.js";
 import { h, toast } from "../../core/dom.js";

@@ -10,7 +10,7 @@ export function kinds() {
   return manifest().units;
 }
 
-/** Units in one fleet (58). */
+/** Units in one fleet (the manifest's `fleet_size`). */
 export function fleetSize() {
   return manifest().fleetSize;
 }
