@@ -165,7 +165,7 @@ async def player(
             continue
         if view and view["to_act"] == side and version > last_sent and view["legal"]:
             last_sent = version
-            action = rng.choice(view["legal"])
+            action = rng.choice(view["legal"])["notation"]  # a structured action: send its notation back
             if think_s:
                 await asyncio.sleep(think_s * rng.uniform(0.5, 1.5))
             sent[version] = time.perf_counter()
@@ -317,7 +317,7 @@ async def bot_games(url: str, games: int, level: int, outcome: dict[str, int]) -
                         if last >= 0:
                             outcome["bot answers"] = outcome.get("bot answers", 0) + 1
                         last = version
-                        action = rng.choice(view["legal"])
+                        action = rng.choice(view["legal"])["notation"]  # a structured action: send its notation back
                         await ws.send(json.dumps({"type": "action", "ply": version, "action": action}))
             outcome["games finished"] = outcome.get("games finished", 0) + 1
 

@@ -136,7 +136,7 @@ def subscribed(channel: str, instances: int) -> None:
 
 def move(snap: dict) -> str:
     """A quiet move of the side to act."""
-    return next(a for a in snap["view"]["legal"] if "x" not in a and "-" in a)
+    return next(a["notation"] for a in snap["view"]["legal"] if a["type"] == "move")
 
 
 def test_a_foreign_action_is_applied_from_the_event_without_a_database_read(apps) -> None:

@@ -82,7 +82,7 @@ def ready(*players: Player) -> list[dict]:
 
 
 def quiet_move(snap: dict) -> str:
-    return next(a for a in snap["view"]["legal"] if "x" not in a and "-" in a)
+    return next(a["notation"] for a in snap["view"]["legal"] if a["type"] == "move")
 
 
 def test_a_join_across_instances_is_seated_and_an_end_elsewhere_is_seen(topology) -> None:

@@ -57,7 +57,7 @@ def start(one: Instance, two: Instance, **settings: Any) -> tuple[str, Player, P
 
 def first_move(snap: dict) -> str:
     """A quiet move (no contact needed for this test)."""
-    return next(x for x in snap["view"]["legal"] if "x" not in x and "-" in x)
+    return next(a["notation"] for a in snap["view"]["legal"] if a["type"] == "move")
 
 
 def test_two_instances_play_and_survive_the_death_of_one(cluster) -> None:

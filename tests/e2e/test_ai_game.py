@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import re
 
-from .ui import DESKTOP, TIMEOUT_MS, cell, legal, play, start_ai_game, version, wait_version
+from .ui import DESKTOP, TIMEOUT_MS, cell, play, start_ai_game, steps, version, wait_version
 
 
 def forward_move(page, used: set[str]) -> str:
     """A plain forward step of a unit that has not moved yet (keeps clear of the enemy for a few turns)."""
-    moves = [a for a in legal(page) if "x" not in a and "-" in a]
-    for a in moves:
-        src, dst = a.split("-")
+    moves = steps(page)
+    for src, dst in moves:
         if src not in used and int(dst[1:]) == int(src[1:]) + 1:
-            return a
-    return moves[0]
+            return f"{src}-{dst}"
+    return "-".join(moves[0])
 
 
 def test_play_against_level_1(browser, server_url, shots, page_errors):

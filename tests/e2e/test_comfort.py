@@ -11,7 +11,7 @@ import re
 
 from admiral.games.admiral.rules import Side, auto_arrange, cell_name
 
-from .ui import DESKTOP, PHONE, TIMEOUT_MS, cell, legal, play, press, start_ai_game, version, wait_version
+from .ui import DESKTOP, PHONE, TIMEOUT_MS, cell, play, press, start_ai_game, steps, version, wait_version
 
 COLS = "abcdefghijklmn"
 
@@ -212,8 +212,7 @@ def _cursor_to(page, target: str) -> None:
 
 def _forward_step(page) -> tuple[str, str]:
     """A plain step of South towards the enemy: ``(src, dst)``."""
-    steps = [a.split("-") for a in legal(page) if "x" not in a and "-" in a]
-    src, dst = next((a, b) for a, b in steps if int(b[1:]) > int(a[1:]))
+    src, dst = next((a, b) for a, b in steps(page) if int(b[1:]) > int(a[1:]))
     return src, dst
 
 

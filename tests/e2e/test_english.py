@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .ui import DESKTOP, PHONE, TIMEOUT_MS, cell, legal, press, version, wait_version
+from .ui import DESKTOP, PHONE, TIMEOUT_MS, cell, legal, press, steps, version, wait_version
 
 EN_CODES = {"CV", "BB", "CR", "RD", "DD", "PB", "TB", "CSUB", "MS", "SUB", "AC", "T", "M", "SM", "FS", "AB", "NB"}
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
@@ -47,16 +47,14 @@ def start_vs_ai(page, shots, name: str) -> None:
 
 def move_forward(page) -> None:
     """One forward step through the UI (the unit, its green dot, «End turn» when attacks could follow)."""
-    moves = [a for a in legal(page) if "x" not in a and "-" in a]
-    move = next(a for a in moves if int(a.split("-")[1][1:]) == int(a.split("-")[0][1:]) + 1)
-    src, dst = move.split("-")
+    src, dst = next((a, b) for a, b in steps(page) if int(b[1:]) == int(a[1:]) + 1)
     v = version(page)
     press(page, cell(page, src))
     hint = page.locator(".hint").inner_text()  # the sentence, then a link to the selected unit's rules
     assert hint.startswith("Green dots show where to move, red crosshairs what to attack.")
     assert re.search(r"Rules: [A-Z][a-z]", hint) and not re.search(r"[А-Яа-яЁё]", hint), hint
     press(page, cell(page, dst))
-    if any(a.startswith(f"{move}x") for a in legal(page)):
+    if any(a["type"] == "attack" and (a["src"], a["via"]) == (src, dst) for a in legal(page)):
         assert "Attack from there or press “End turn”." in page.locator(".hint").inner_text()
         press(page, page.get_by_role("button", name="End turn"))
     wait_version(page, v + 1)

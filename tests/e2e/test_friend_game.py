@@ -20,6 +20,7 @@ from .ui import (
     cell,
     legal,
     mouse_drag,
+    notations,
     placed,
     play,
     press,
@@ -158,7 +159,10 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         assert "last-to" in cell(south, "f10").get_attribute("class")
 
         # South: move c7→c8, then attack c9 declaring the formation c8+d8 (2 КР, row 18).
-        assert "c7-c8xc9 [c8+d8]" in legal(south)
+        assert {
+            "type": "attack", "src": "c7", "via": "c8", "target": "c9", "formation": ["c8", "d8"],
+            "kinds": ["KR", "KR"], "row": 18, "notation": "c7-c8xc9 [c8+d8]",
+        } in legal(south)  # fmt: skip
         v = version(south)
         south.locator(".cell[data-cell='c7']").click()
         south.locator(".cell[data-cell='c8']").click()
@@ -303,7 +307,7 @@ def test_atomic_bomb_then_abort_without_clocks(browser, server_url, shots, page_
         south.wait_for_selector(".play-board")
         assert south.locator(".player-bar .clock").first.inner_text() == "∞"
 
-        assert "АБ!" in legal(south)
+        assert "АБ!" in notations(south)
         south.once("dialog", lambda d: d.accept())
         south.get_by_role("button", name="Подорвать АБ").click()
         for page in (south, north):

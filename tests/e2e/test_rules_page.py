@@ -3,7 +3,7 @@ board's icon, and the unit links on the setup screen and the game board open tha
 
 from __future__ import annotations
 
-from .ui import DESKTOP, PHONE, TIMEOUT_MS, legal
+from .ui import DESKTOP, PHONE, TIMEOUT_MS, steps
 
 
 def _check_layout(page, width: int) -> None:
@@ -99,7 +99,7 @@ def test_unit_links_on_setup_and_board_open_their_section(browser, server_url, s
         page.get_by_role("button", name="Готов").click()
         page.wait_for_selector(".play-board")
         page.wait_for_function("() => window.admiral.view && window.admiral.view.to_act === 'south'")
-        src = next(a for a in legal(page) if "x" not in a and "-" in a).split("-")[0]
+        src = steps(page)[0][0]
         kind = page.evaluate(f"window.admiral.view.units.find(u => u.cell === '{src}' && u.side === 'south').kind")
         cell = page.locator(f".play-board .cell[data-cell='{src}']")
         assert cell.get_attribute("title") == page.evaluate(

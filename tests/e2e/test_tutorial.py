@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .ui import DESKTOP, PHONE, TIMEOUT_MS, cell, legal, play, press, version
+from .ui import DESKTOP, PHONE, TIMEOUT_MS, cell, legal, notations, play, press, version
 
 DEVICES = {"desktop": DESKTOP, "phone": PHONE}
 
@@ -79,7 +79,7 @@ def lesson_moving(page, shots, device: str) -> None:
     wait_step(page, 0)
     assert "Шаг 1 из 3" in coach_text(page)
     # A move other than the step's: refused with the hint, nothing changes.
-    assert "e3-d3" in legal(page)
+    assert "e3-d3" in notations(page)
     press(page, cell(page, "e3"))
     press(page, cell(page, "d3"))
     refused(page, "Сейчас нужен ход крейсером с Д4 на Д5")

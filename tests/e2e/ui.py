@@ -27,8 +27,19 @@ def wait_version(page, v: int) -> None:
     page.wait_for_function("v => window.admiral.game && window.admiral.game.version >= v", arg=v, timeout=TIMEOUT_MS)
 
 
-def legal(page) -> list[str]:
+def legal(page) -> list[dict]:
+    """The page's view's legal actions as the server lists them: ``{type, …, notation}`` (docs/protocol.md)."""
     return page.evaluate("window.admiral.view ? window.admiral.view.legal : []")
+
+
+def notations(page) -> list[str]:
+    """The notations of the legal actions."""
+    return [a["notation"] for a in legal(page)]
+
+
+def steps(page) -> list[tuple[str, str]]:
+    """The plain steps (no attack) the side may make: ``(src, dst)``."""
+    return [(a["src"], a["dst"]) for a in legal(page) if a["type"] == "move"]
 
 
 def placed(page) -> int:
@@ -67,14 +78,16 @@ def touch_drag(page, src, dst) -> None:
 def play(page, notation: str) -> None:
     """Make a move (``c5-c6``) through the UI: the unit, its green dot, and «Завершить ход» when attacks could
     follow; waits for the next version."""
-    assert notation in legal(page), f"{notation} not legal: {legal(page)}"
-    src, dst = notation.split("-")
+    listed = legal(page)
+    move = next((a for a in listed if a["type"] == "move" and a["notation"] == notation), None)
+    assert move, f"{notation} not legal: {[a['notation'] for a in listed]}"
+    src, dst = move["src"], move["dst"]
     v = version(page)
     press(page, cell(page, src))
     assert "selected" in cell(page, src).get_attribute("class")
     assert "move" in cell(page, dst).get_attribute("class")
     press(page, cell(page, dst))
-    if any(a.startswith(f"{notation}x") for a in legal(page)):  # attacks could follow: end the turn
+    if any(a["type"] == "attack" and (a["src"], a["via"]) == (src, dst) for a in listed):  # attacks could follow
         press(page, page.get_by_role("button", name="Завершить ход"))
     try:
         wait_version(page, v + 1)

@@ -2,7 +2,8 @@
 every game): random games through the whole :class:`~admiral.games.Ruleset` API, checking that
 
 - nothing raises but :class:`~admiral.games.RuleError`, and only for what was not listed;
-- every listed action is accepted (on a copy) and a seat that is not to act has none listed;
+- every listed action is an object with its ``type`` and its canonical ``notation`` (what the client sends back), is
+  accepted (on a copy), and a seat that is not to act has none listed;
 - an unlisted action (one listed earlier, garbage, the other seat's) is refused with a reason and changes nothing;
 - views are JSON-ready and deterministic, and the record rebuilds the game: same views at every ply;
 - the end actions end the game and nothing is accepted after the end;
@@ -71,9 +72,13 @@ def _play(rules: Ruleset, hooks: Hooks, options: dict[str, Any], seed: int) -> t
         ply, side = rules.ply(game), rules.to_act(game)
         legal = rules.view(game, side)["legal"]
         assert legal, f"{side} is to act with nothing listed at ply {ply}"
-        notations = [a if isinstance(a, str) else a["notation"] for a in legal]  # «Адмирал» still lists notation
+        # every game lists structured actions: an object with its type and the notation the server takes back
+        assert all(isinstance(a, dict) and isinstance(a.get("type"), str) and a["type"] for a in legal), legal[:3]
+        notations = [a["notation"] for a in legal]
+        assert all(isinstance(n, str) and n for n in notations)
         assert len(set(notations)) == len(notations)
         if ply % SAMPLE_EVERY == 0:
+            assert [rules.parse_player_action(n) for n in notations] == notations  # canonical: sent back as listed
             views[ply] = [_dump(rules.view(game, a)) for a in AUDIENCES]
             assert views[ply] == [_dump(rules.view(game, a)) for a in AUDIENCES]  # deterministic
             assert rules.view(game, SIDES[1 - SIDES.index(side)])["legal"] == []

@@ -189,26 +189,25 @@ def fingerprint(snap: dict) -> tuple:
     )  # fmt: skip
 
 
-def pick_action(legal: list[str], side: str) -> str:
-    """A scripted player that makes units meet fast: declare the first option, else attack, else step the
-    front-most unit forward."""
-    if legal[0].startswith("["):
-        return legal[0]
-    attacks = [a for a in legal if "x" in a and "-" not in a.split("x")[0]]
+def pick_action(legal: list[dict], side: str) -> str:
+    """A scripted player that makes units meet fast: declare the first option, else attack from where it
+    stands, else step the front-most unit forward. Reads the view's structured ``legal``; returns a notation."""
+    if legal[0]["type"] == "declare":
+        return legal[0]["notation"]
+    attacks = [a for a in legal if a["type"] == "attack" and a["via"] is None]
     if attacks:
-        return attacks[0]
+        return attacks[0]["notation"]
     best: tuple[int, str] | None = None
     for a in legal:
-        if "x" in a or "-" not in a:
+        if a["type"] != "move":
             continue
-        src, dst = a.split("-")
-        sr, dr = int(src[1:]), int(dst[1:])
+        sr, dr = int(a["src"][1:]), int(a["dst"][1:])
         if (dr - sr if side == "south" else sr - dr) <= 0:
             continue
         key = dr if side == "south" else -dr
         if best is None or key > best[0]:
-            best = (key, a)
-    return best[1] if best else legal[0]
+            best = (key, a["notation"])
+    return best[1] if best else legal[0]["notation"]
 
 
 def play_until(wss: dict[str, Any], snaps: dict[str, dict], stop: Callable[[str], bool], limit: int = 80) -> dict:

@@ -81,7 +81,7 @@ def test_server_only_actions_cannot_be_sent(browsers) -> None:
 
 def test_out_of_turn(browsers) -> None:
     with live_game(browsers) as live:
-        legal_for_south = live.snaps["south"]["view"]["legal"][0]
+        legal_for_south = live.snaps["south"]["view"]["legal"][0]["notation"]
         _refused(live, "north", {"type": "action", "ply": 0, "action": legal_for_south}, "not_your_turn")
         assert live.snaps["north"]["view"]["legal"] == []
 
@@ -89,7 +89,7 @@ def test_out_of_turn(browsers) -> None:
 def test_forged_or_missing_token_is_a_spectator(browsers) -> None:
     with live_game(browsers) as live:
         before = fingerprint(observe(live.south, live.id))
-        legal = live.snaps["south"]["view"]["legal"][0]
+        legal = live.snaps["south"]["view"]["legal"][0]["notation"]
         forged = browsers()
         forged.token = live.south.token[:-1] + ("A" if live.south.token[-1] != "A" else "B")
         no_cookie = live.south.client.websocket_connect(f"/ws/games/{live.id}")
@@ -109,7 +109,7 @@ def test_forged_or_missing_token_is_a_spectator(browsers) -> None:
 
 def test_acting_on_a_finished_game(browsers) -> None:
     with live_game(browsers) as live:
-        legal = live.snaps["south"]["view"]["legal"][0]
+        legal = live.snaps["south"]["view"]["legal"][0]["notation"]
         live.nws.send_json({"type": "resign"})
         snapshot(live.sws, status="over")
         for payload, side in (

@@ -72,7 +72,7 @@ def _play(port: int, answers: list[int], stop: threading.Event) -> None:
                 view = msg.get("view") if msg["type"] == "snapshot" else None
                 if view and view["to_act"] == "south" and msg["game"]["status"] == "play":
                     answers.append(msg["game"]["version"])
-                    move = next(a for a in view["legal"] if "-" in a and "x" not in a)
+                    move = next(a["notation"] for a in view["legal"] if a["type"] == "move")
                     ws.send(json.dumps({"type": "action", "ply": msg["game"]["version"], "action": move}))
     except Exception:  # the server stopped under it
         return

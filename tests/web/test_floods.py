@@ -138,7 +138,7 @@ def test_a_flood_of_sockets_from_one_address_leaves_other_games_playing(db_url) 
                     draft = until(ws, lambda m: m["type"] == "setup.state")["draft"]
                     ws.send_json({"type": "setup.ready", "setup": draft})
                 s_snap = snapshot(sws, status="play")
-                action = next(a for a in s_snap["view"]["legal"] if "x" not in a and "-" in a)
+                action = next(a["notation"] for a in s_snap["view"]["legal"] if a["type"] == "move")
                 sws.send_json({"type": "action", "ply": 0, "action": action})
                 assert snapshot(nws, version=1)["view"]["to_act"] == "north"
             for ws in seated:  # every auto-arrangement the attacker asked for was answered

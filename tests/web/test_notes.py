@@ -31,17 +31,17 @@ def _notes_snapshot(ws, notes: dict | None = None) -> dict:
     return until(ws, lambda m: m["type"] == "snapshot" and (notes is None or m["notes"] == notes))
 
 
-def _north_step(live) -> str:
-    """A plain step North may make now (its mover is a marker South sees)."""
-    return next(a for a in live.snaps["north"]["view"]["legal"] if "x" not in a and "-" in a)
+def _north_step(live) -> tuple[str, str, str]:
+    """A plain step North may make now (its mover is a marker South sees): its notation, source and destination."""
+    move = next(a for a in live.snaps["north"]["view"]["legal"] if a["type"] == "move")
+    return move["notation"], move["src"], move["dst"]
 
 
 def test_a_note_follows_its_marker_and_only_its_owner_sees_it(browsers) -> None:
     with live_game(browsers, setups=_setups(3)) as live:
         assert live.snaps["south"]["notes"] == {} and live.snaps["north"]["notes"] == {}
         live.act("south")
-        move = _north_step(live)
-        src, dst = move.split("-")
+        move, src, dst = _north_step(live)
         _note(live.sws, 1, src, "KR")
         snap = _notes_snapshot(live.sws)
         assert snap["notes"] == {src: "KR"} and snap["game"]["version"] == 1
@@ -79,8 +79,7 @@ def test_notes_survive_a_restart_and_follow_moves_made_meanwhile(settings) -> No
     with running(settings) as client:
         with live_game(lambda: Browser(client), setups=_setups(5)) as live:
             live.act("south")
-            move = _north_step(live)
-            src, dst = move.split("-")
+            move, src, dst = _north_step(live)
             _note(live.sws, 1, src, "?")
             assert _notes_snapshot(live.sws, {src: "?"})["notes"] == {src: "?"}
             game_id, south_token, north_token = live.id, live.south.token, live.north.token
@@ -96,10 +95,10 @@ def test_notes_survive_a_restart_and_follow_moves_made_meanwhile(settings) -> No
 def test_a_note_disappears_with_its_destroyed_marker(browsers) -> None:
     with live_game(browsers, setups=_setups(21)) as live:
 
-        def attack() -> str | None:
+        def attack() -> dict | None:
             view = live.snaps["south"]["view"]
             legal = view["legal"] if view["to_act"] == "south" and view["pending"] is None else []
-            return next((a for a in legal if "x" in a and "-" not in a.split("x")[0]), None)
+            return next((a for a in legal if a["type"] == "attack" and a["via"] is None), None)
 
         kept = destroyed = 0
         for _ in range(200):
@@ -110,11 +109,11 @@ def test_a_note_disappears_with_its_destroyed_marker(browsers) -> None:
                     break
                 continue
             # South notes the marker it is about to attack, then attacks it
-            target = action.split("x")[1].split(" ")[0].split("[")[0]
+            target = action["target"]
             version = live.snaps["south"]["game"]["version"]
             _note(live.sws, version, target, "weak")
             assert _notes_snapshot(live.sws)["notes"][target] == "weak"
-            live.act("south", action)
+            live.act("south", action["notation"])
             while live.snaps["south"]["view"]["pending"] is not None:  # North declares its defence
                 live.act("north")
             if live.snaps["south"]["game"]["status"] != "play":

@@ -33,14 +33,14 @@ def test_reconnect_resyncs_with_the_same_version(browsers) -> None:
 
 def test_stale_and_duplicate_ply_are_rejected(browsers) -> None:
     with live_game(browsers) as live:
-        action = live.snaps["south"]["view"]["legal"][0]
+        action = live.snaps["south"]["view"]["legal"][0]["notation"]
         live.act("south", action)
         before = fingerprint(observe(live.south, live.id))
         assert before[0] == 1
         live.sws.send_json({"type": "action", "ply": 0, "action": action})  # the same message again
         err = error(live.sws)
         assert err["code"] == "stale_ply" and err["detail"] == {"ply": 1}
-        live.nws.send_json({"type": "action", "ply": 5, "action": live.snaps["north"]["view"]["legal"][0]})
+        live.nws.send_json({"type": "action", "ply": 5, "action": live.snaps["north"]["view"]["legal"][0]["notation"]})
         assert error(live.nws)["code"] == "stale_ply"
         assert fingerprint(observe(live.south, live.id)) == before
         record_len = live.snaps["north"]["game"]["version"]
@@ -54,7 +54,11 @@ def test_pending_declaration_only_the_defender_may_act(browsers) -> None:
         pending = live.snaps["north"]["view"]["pending"]
         assert pending["defender"] == "north" and len(pending["options"]) == 2
         assert live.snaps["south"]["view"]["pending"]["options"] is None  # hidden from the attacker
-        assert live.snaps["north"]["view"]["legal"] == ["[b13]", "[b13+c13]"]
+        declarations = live.snaps["north"]["view"]["legal"]
+        assert [(a["type"], a["target"], a["formation"], a["notation"]) for a in declarations] == [
+            ("declare", "b13", ["b13"], "[b13]"),
+            ("declare", "b13", ["b13", "c13"], "[b13+c13]"),
+        ]
         version = live.snaps["south"]["game"]["version"]
         live.sws.send_json({"type": "action", "ply": version, "action": "[b13]"})
         assert error(live.sws)["code"] == "not_your_turn"
@@ -196,7 +200,9 @@ def test_a_failed_write_is_never_shown_and_the_next_action_goes_through(browsers
         store.append_actions = fail
         try:
             version = live.snaps["north"]["game"]["version"]
-            live.nws.send_json({"type": "action", "ply": version, "action": live.snaps["north"]["view"]["legal"][0]})
+            live.nws.send_json(
+                {"type": "action", "ply": version, "action": live.snaps["north"]["view"]["legal"][0]["notation"]}
+            )
             err = error(live.nws)
             assert err["code"] == "unavailable"
         finally:
@@ -231,7 +237,9 @@ def test_a_write_in_flight_leaves_the_loop_free_and_no_socket_sees_its_move(brow
     with live_game(browsers) as live:
         store.append_actions = held_then_failed
         try:
-            live.sws.send_json({"type": "action", "ply": 0, "action": live.snaps["south"]["view"]["legal"][0]})
+            live.sws.send_json(
+                {"type": "action", "ply": 0, "action": live.snaps["south"]["view"]["legal"][0]["notation"]}
+            )
             assert entered.wait(10)
             assert client.get("/healthz").status_code == 200  # served while the write is held
             assert not left.is_set()

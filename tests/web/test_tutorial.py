@@ -56,6 +56,7 @@ def test_a_lesson_page_carries_every_step_text(browsers):
     assert "Урок 4. Строй: атака и защита" in r.text
     assert 'href="/tutorial/aircraft"' in r.text  # the next lesson
     assert "/static/js/games/admiral/tutorial.js" in r.text
+    assert 'data-manifest="/games/admiral/manifest.json?v=' in r.text  # the board draws from the game's manifest
     assert b.get("/tutorial/no-such-lesson").status_code == 404
 
 
@@ -63,7 +64,7 @@ def test_a_wrong_try_is_refused_and_changes_nothing(browsers, settings):
     b = browsers()
     start = b.get("/api/tutorial/moving").json()
     assert start["step"] == 0 and start["kind"] == "play" and start["spot"] == ["e4", "e5"]
-    assert "e3-d3" in start["view"]["legal"]
+    assert {"type": "move", "src": "e3", "dst": "d3", "notation": "e3-d3"} in start["view"]["legal"]
     for action in ("e3-d3", "e4xe5", "nonsense", ""):
         got = act(b, "moving", 0, action=action)
         assert got["accepted"] is False and got["step"] == 0 and got["frames"] == []

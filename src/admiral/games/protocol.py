@@ -11,7 +11,9 @@ The session code never touches a game's own types. It deals in:
 - **actions**: notation strings (``"e5-e6"``, ``"b5"``); the server's own end actions come from
   :meth:`Ruleset.end_action`;
 - **views**: JSON-ready dicts, one per audience (``"south"``, ``"north"``, ``"spectator"``, ``"full"``), made by
-  the game's one view function. A view lists the actions its seat may take now under ``"legal"``.
+  the game's one view function. A view lists the actions its seat may take now under ``"legal"``, each a structured
+  value ``{"type": …, <the cells it names and what the client draws>, "notation": …}`` whose ``notation`` is what the
+  client sends back (the client never parses notation).
 
 A game handle (whatever :meth:`Ruleset.new_game` returns) is opaque; it changes only through :meth:`Ruleset.apply`.
 """

@@ -29,8 +29,11 @@ __all__ = [
 
 #: The repository root: ``babel.cfg``, ``templates/``, ``static/js/``, ``src/``.
 ROOT = LOCALE_DIR.parents[2]
-#: gettext's defaults plus ``lazy_gettext`` (Python) and ``t``/``tn``/``pt`` (static/js/t.js).
-KEYWORDS = {**DEFAULT_KEYWORDS, "lazy_gettext": None, "t": None, "tn": (1, 2), "pt": ((1, "c"), 2)}
+#: gettext's defaults plus ``lazy_gettext`` and ``NC_`` (Python: a message id in a context marked, not translated,
+#: as the engine marks its texts) and ``t``/``tn``/``pt`` (static/js/t.js).
+KEYWORDS = {
+    **DEFAULT_KEYWORDS, "lazy_gettext": None, "NC_": ((1, "c"), 2), "t": None, "tn": (1, 2), "pt": ((1, "c"), 2)
+}  # fmt: skip
 COMMENT_TAGS = ("TRANSLATORS:",)
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
 WIDTH = 120

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from admiral.games.admiral.bots import LEVELS, Bot, make_bot
+from admiral.games.admiral.manifest import tables
 from admiral.games.admiral.rules import (
     Abandon,
     Action,
@@ -35,7 +36,7 @@ from admiral.games.admiral.rules import (
     strongest_declaration,
     validate_setup,
 )
-from admiral.games.admiral.rules.board import COLUMNS_RU, HEIGHT, WIDTH
+from admiral.games.admiral.rules.board import HEIGHT, WIDTH
 from admiral.games.admiral.rules.setup import SetupProblem
 from admiral.i18n import N_, _
 from admiral.progression import Career, GameStats, Outcome, game_stats, opponent_factor, points
@@ -134,17 +135,20 @@ class AdmiralRuleset(RecordedRuleset):
     _PLAYER_ACTIONS = (Move, Attack, Declare, Detonate)
 
     def manifest(self) -> dict[str, Any]:
-        """A minimal manifest (its client, ``static/js/games/admiral/``, predates manifests and keeps its tables):
-        :func:`~admiral.games.protocol.info_manifest` plus the board's ``columns`` (Latin) and ``columns_ru``
-        (rules §1) and the ``units`` (``{code, name, count}``, ``name`` Russian, rules §2).
+        """What the client (``static/js/games/admiral/``) draws from, JSON-ready and deterministic:
+        :func:`~admiral.games.protocol.info_manifest` plus the game's own tables, computed from the engine
+        (:func:`admiral.games.admiral.manifest.tables`: ``board`` with its columns, zones and front rows, ``units``,
+        ``fleet_size``, ``scale``, ``rules``). The client keeps no copy of them.
 
         >>> m = AdmiralRuleset().manifest()
-        >>> m["board"]["width"], m["board"]["columns_ru"][:3], m["units"][0]
-        (14, 'АБВ', {'code': 'A', 'name': 'Авианосец', 'count': 1})
+        >>> m["key"], m["board"]["width"], m["board"]["columns_ru"][:3], m["fleet_size"]
+        ('admiral', 14, 'АБВ', 58)
+        >>> {k: m["units"][1][k] for k in ("code", "ru", "name", "count", "strength")}
+        {'code': 'L', 'ru': 'Л', 'name': 'Линкор', 'count': 2, 'strength': 15}
         """
-        board = {**INFO.board, "columns": "abcdefghijklmn"[:WIDTH], "columns_ru": "".join(COLUMNS_RU)}
-        units = [{"code": k.code, "name": k.ru_name, "count": k.count} for k in Kind]
-        return {**info_manifest(INFO), "board": board, "units": units}
+        base = info_manifest(INFO)
+        own = tables()
+        return {**base, **own, "board": {**base["board"], **own["board"]}}
 
     def options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """No room options: always ``{}`` (whatever ``raw`` holds is ignored)."""

@@ -17,7 +17,7 @@ from admiral.i18n import _
 from admiral.service import ServiceError
 
 from ..deps import BrowserHash, TutorialDep, api_error, client_address, rate_key
-from .pages import error_page, render
+from .pages import error_page, manifest_url, render
 
 __all__ = ["router"]
 
@@ -57,14 +57,16 @@ async def tutorial_page(request: Request, tutorial: TutorialDep, key: BrowserHas
 
 @router.get("/tutorial/{slug}", response_class=HTMLResponse)
 async def lesson_page(request: Request, slug: str, tutorial: TutorialDep, key: BrowserHash) -> HTMLResponse:
-    """One lesson: the board, the coach and every step's texts (translated here, shown by the script)."""
+    """One lesson: the board, the coach and every step's texts (translated here, shown by the script); the board
+    draws from «Адмирал»'s manifest (``data-manifest``, as the game page)."""
     lessons = tutorial.lessons(key)
     index = next((i for i, e in enumerate(lessons) if e.scenario.slug == slug), None)
     if index is None:
         return error_page(request, 404, _("Урок не найден."))
     entry = lessons[index]
     following = lessons[index + 1] if index + 1 < len(lessons) else None
-    return render(request, "lesson.html", {"entry": entry, "sc": entry.scenario, "following": following})
+    ctx = {"entry": entry, "sc": entry.scenario, "following": following, "manifest_url": manifest_url("admiral")}
+    return render(request, "lesson.html", ctx)
 
 
 @router.get("/api/tutorial/{slug}", response_model=None)

@@ -1,50 +1,51 @@
-// Draws the 14×15 board from the viewer's side (rules §1): North sees it rotated 180°.
+// Draws the board from the viewer's side (rules §1): North sees it rotated 180°. Its size, column letters and
+// zones are the manifest's (manifest.js).
 
-import { COLS, COLS_RU, cellRu } from "./text.js";
+import { cellRu } from "./text.js";
 import { t } from "../../core/t.js";
+import { manifest } from "./manifest.js";
 import { iconSvg, ru, ruName } from "./units.js";
 
-export const WIDTH = 14;
-export const HEIGHT = 15;
-
+/** The wire name of the cell at 0-based `col` (0 = a) and `row` (0 = row 1, South's edge): "e4". */
 export function cellName(col, row) {
-  return `${COLS[col]}${row + 1}`;
+  return `${manifest().columns[col]}${row + 1}`;
 }
 
 export function cellCol(cell) {
-  return COLS.indexOf(cell[0]);
+  return manifest().columns.indexOf(cell[0]);
 }
 
 export function cellRow(cell) {
   return Number(cell.slice(1)) - 1;
 }
 
-/** The 5×14 start zone of a side (rules §1): rows 1–5 for South, 11–15 for North. */
+/** Whether 0-based `col`, `row` is on the board. */
+export function onBoard(col, row) {
+  const m = manifest();
+  return col >= 0 && col < m.width && row >= 0 && row < m.height;
+}
+
+/** The cells of a side's start zone (rules §3.1), in notation order. */
 export function zoneCells(side) {
-  const rows = side === "north" ? [10, 11, 12, 13, 14] : [0, 1, 2, 3, 4];
-  const out = [];
-  for (let c = 0; c < WIDTH; c++) for (const r of rows) out.push(cellName(c, r));
-  return out;
+  return manifest().zones[side === "north" ? "north" : "south"];
 }
 
-/** The zone's front row (rules §1): 5 for South, 11 for North (0-based 4 / 10). */
-export function frontRow(side) {
-  return side === "north" ? 10 : 4;
-}
-
-/** Cells of the 8 around a cell (king's move). */
-export function ring(cell) {
+/** The cells within `reach` of `cell` counted as a king moves (`reach` 1: the 8 around it), itself left out. */
+export function around(cell, reach = 1) {
   const c = cellCol(cell);
   const r = cellRow(cell);
   const out = [];
-  for (let dc = -1; dc <= 1; dc++)
-    for (let dr = -1; dr <= 1; dr++) {
-      if (!dc && !dr) continue;
-      const cc = c + dc;
-      const rr = r + dr;
-      if (cc >= 0 && cc < WIDTH && rr >= 0 && rr < HEIGHT) out.push(cellName(cc, rr));
+  for (let dc = -reach; dc <= reach; dc++)
+    for (let dr = -reach; dr <= reach; dr++) {
+      if ((dc || dr) && onBoard(c + dc, r + dr)) out.push(cellName(c + dc, r + dr));
     }
   return out;
+}
+
+/** The half turn the board is drawn with for North: a1 ↔ n15 (a saved setup is stored as South's). */
+export function turnCell(cell) {
+  const m = manifest();
+  return cellName(m.width - 1 - cellCol(cell), m.height - 1 - cellRow(cell));
 }
 
 /** Markup of a unit token. `unit`: {side, kind|null}; `me`: the viewer's side or null. */
@@ -75,12 +76,12 @@ export class Board {
 
   /** Display order: rows top → bottom and columns left → right, as seen by the viewer. */
   displayRows() {
-    const rows = [...Array(HEIGHT).keys()];
+    const rows = [...Array(manifest().height).keys()];
     return this.orientation === "north" ? rows : rows.reverse();
   }
 
   displayCols() {
-    const cols = [...Array(WIDTH).keys()];
+    const cols = [...Array(manifest().width).keys()];
     return this.orientation === "north" ? cols.reverse() : cols;
   }
 
@@ -118,13 +119,14 @@ export class Board {
         this.cells.set(name, b);
       }
     }
-    // one tab stop for the whole board (roving tabindex): the arrow keys move between cells
-    this.setFocusable(this.orientation === "north" ? "g11" : "g5");
+    // one tab stop for the whole board (roving tabindex), first on the middle of the viewer's front row
+    const front = manifest().frontRows[this.orientation];
+    this.setFocusable(front[Math.floor((front.length - 1) / 2)]);
     root.append(Object.assign(document.createElement("div"), { className: "lab corner" }));
     for (const c of this.displayCols()) {
       const lab = document.createElement("div");
       lab.className = "lab lab-col";
-      lab.textContent = COLS_RU[c];
+      lab.textContent = manifest().columnsShown[c];
       lab.setAttribute("aria-hidden", "true");
       root.append(lab);
     }
@@ -167,9 +169,10 @@ export class Board {
    * `opts.onKey`. */
   onKey(cell, ev) {
     // Screen coordinates: x from the left, y from the top.
+    const { width, height } = manifest();
     const north = this.orientation === "north";
-    let x = north ? WIDTH - 1 - cellCol(cell) : cellCol(cell);
-    let y = north ? cellRow(cell) : HEIGHT - 1 - cellRow(cell);
+    let x = north ? width - 1 - cellCol(cell) : cellCol(cell);
+    let y = north ? cellRow(cell) : height - 1 - cellRow(cell);
     const ctrl = ev.ctrlKey || ev.metaKey;
     switch (ev.key) {
       case "ArrowUp": y -= 1; break;
@@ -177,16 +180,16 @@ export class Board {
       case "ArrowLeft": x -= 1; break;
       case "ArrowRight": x += 1; break;
       case "Home": x = 0; if (ctrl) y = 0; break;
-      case "End": x = WIDTH - 1; if (ctrl) y = HEIGHT - 1; break;
+      case "End": x = width - 1; if (ctrl) y = height - 1; break;
       case "PageUp": y = Math.max(0, y - 5); break;
-      case "PageDown": y = Math.min(HEIGHT - 1, y + 5); break;
+      case "PageDown": y = Math.min(height - 1, y + 5); break;
       default:
         if (this.onKeyCb) this.onKeyCb(cell, ev);
         return;
     } // prettier-ignore
     ev.preventDefault();
-    if (x < 0 || x >= WIDTH || y < 0 || y >= HEIGHT) return;
-    const next = north ? cellName(WIDTH - 1 - x, y) : cellName(x, HEIGHT - 1 - y);
+    if (x < 0 || x >= width || y < 0 || y >= height) return;
+    const next = north ? cellName(width - 1 - x, y) : cellName(x, height - 1 - y);
     this.setFocusable(next);
     this.cells.get(next).focus();
   }

@@ -1,21 +1,35 @@
-// Entry point of «Адмирал»'s game page: the house's page frame (core/page.js), one screen at a time (setup,
-// then play/result/replay).
+// Entry point of «Адмирал»'s game page: the house's page frame (core/page.js) and the game's manifest (manifest.js),
+// then one screen at a time (setup, then play/result/replay).
 
 import { h } from "../../core/dom.js";
 import { startGamePage } from "../../core/page.js";
 import { t } from "../../core/t.js";
+import { loadManifest } from "./manifest.js";
 import { PlayScreen } from "./play.js";
 import { SetupScreen } from "./setup.js";
 
 let screen = null; // {kind, obj}
+let loaded = false;
+// Messages wait for the manifest (the first snapshot may come before it), then run in order.
+let queue = loadManifest(document.getElementById("app").dataset.manifest).then(
+  () => {
+    loaded = true;
+  },
+  () => {
+    page.screenEl.replaceChildren(h("p", { class: "card" }, t("Не удалось загрузить игру. Обновите страницу.")));
+  },
+);
+const later = (fn) => (msg) => {
+  queue = queue.then(() => loaded && fn(msg));
+};
 
 const page = startGamePage({
-  onSnapshot,
-  onSetupState: (msg) => {
+  onSnapshot: later(onSnapshot),
+  onSetupState: later((msg) => {
     if (screen?.kind === "setup") screen.obj.onSetupState(msg);
-  },
-  onError: (msg) => screen?.obj.onError(msg),
-  onReconnect: () => screen?.obj.onReconnect?.(),
+  }),
+  onError: later((msg) => screen?.obj.onError(msg)),
+  onReconnect: later(() => screen?.obj.onReconnect?.()),
 });
 const { gameId, screenEl, countdown, send } = page;
 

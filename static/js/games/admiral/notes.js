@@ -5,7 +5,7 @@
 import { cellRu } from "./text.js";
 import { choose, h } from "../../core/dom.js";
 import { t } from "../../core/t.js";
-import { KINDS, ru, ruName } from "./units.js";
+import { kinds, ru, ruName } from "./units.js";
 
 const CLEAR = "__clear";
 
@@ -68,7 +68,7 @@ export class Notes {
       { value: "?", label: "?", detail: t("неизвестно") },
       { value: "weak", label: "−", detail: t("слабый") },
       { value: "strong", label: "+", detail: t("сильный") },
-      ...KINDS.map((k) => ({ value: k.code, label: k.ru, detail: k.name })),
+      ...kinds().map((k) => ({ value: k.code, label: k.label, detail: k.title })),
     ].map((o) => ({ ...o, class: o.value === current ? "current" : "" }));
     if (current) options.push({ value: CLEAR, label: "✕", detail: t("Убрать заметку"), class: "clear" });
     const choice = await choose({

@@ -12,24 +12,14 @@ import { t } from "../../core/t.js";
 import { LowTime, sounds } from "../../core/sound.js";
 import { soundsFor } from "./sounds.js";
 import { cellRu, resultReason } from "./text.js";
-import { KINDS, compositionText, iconSvg, ru, ruName, rulesLink, scaleRow } from "./units.js";
+import { manifest } from "./manifest.js";
+import { compositionText, iconSvg, kinds, ru, ruName, rulesLink } from "./units.js";
 
-const CELL = "[a-n](?:1[0-5]|[1-9])";
-const MOVE_RE = new RegExp(`^(${CELL})-(${CELL})$`);
-const ATTACK_RE = new RegExp(`^(${CELL})(?:-(${CELL}))?x(${CELL})(?:\\s*\\[([^\\]]*)\\])?$`);
-
-/** Parse one legal action string (engine notation, src/admiral/games/admiral/rules/actions.py). */
-export function parseAction(text) {
-  if (text === "АБ!" || text === "AB!") return { type: "detonate", text };
-  if (text.startsWith("[") && text.endsWith("]")) return { type: "declare", members: text.slice(1, -1).split("+"), text };
-  let m = MOVE_RE.exec(text);
-  if (m) return { type: "move", src: m[1], dst: m[2], text };
-  m = ATTACK_RE.exec(text);
-  if (m) return { type: "attack", src: m[1], via: m[2] || null, target: m[3], members: m[4] ? m[4].split("+") : null, text };
-  return { type: "other", text };
-}
-
-/** Group legal actions by the unit that makes them. */
+/**
+ * Group the view's legal actions (structured by the server, docs/protocol.md) by the unit that makes them.
+ * Moves `{src, dst}`, attacks `{src, via, target, formation, kinds, row}`, declarations `{target, formation, kinds,
+ * row}` and the detonation `{cell, blast}`; each carries the `notation` the server takes back.
+ */
 function groupLegal(legal) {
   const bySrc = new Map();
   const declarations = [];
@@ -38,8 +28,7 @@ function groupLegal(legal) {
     if (!bySrc.has(src)) bySrc.set(src, { moves: new Map(), attacks: [] });
     return bySrc.get(src);
   };
-  for (const text of legal || []) {
-    const a = parseAction(text);
+  for (const a of legal || []) {
     if (a.type === "move") entry(a.src).moves.set(a.dst, a);
     else if (a.type === "attack") entry(a.src).attacks.push(a);
     else if (a.type === "declare") declarations.push(a);
@@ -71,7 +60,7 @@ export class PlayScreen {
     this.view = null;
     this.legal = groupLegal([]);
     this.sel = null; // {src, via}
-    this.hover = null; // member cells highlighted from a dialog
+    this.hover = null; // {cells, cls}: a formation pointed at in a dialog, or the bomb's square
     this.busy = false;
     this.seenReports = null;
     this.replayPos = null; // Map while stepping through the replay
@@ -103,7 +92,13 @@ export class PlayScreen {
     this.hintEl = h("p", { class: "hint", "aria-live": "polite" });
     this.finishBtn = h("button", { type: "button", class: "btn primary", onclick: () => this.finishMove() }, t("Завершить ход"));
     this.cancelBtn = h("button", { type: "button", class: "btn", onclick: () => this.clearSelection() }, t("Отмена"));
-    this.detonateBtn = h("button", { type: "button", class: "btn danger", onclick: () => this.detonate() }, t("Подорвать АБ"));
+    // the bomb's square shows on the board while the button is pointed at or focused
+    const blast = (on) => () => this.highlight(on ? this.legal.detonate?.blast : null, "blast");
+    this.detonateBtn = h(
+      "button",
+      { type: "button", class: "btn danger", onclick: () => this.detonate(), onpointerenter: blast(true), onpointerleave: blast(false), onfocus: blast(true), onblur: blast(false) },
+      t("Подорвать АБ"),
+    );
     this.actionBar = h("div", { class: "action-bar" }, this.hintEl, h("div", { class: "button-row" }, this.finishBtn, this.cancelBtn, this.detonateBtn));
     this.overlay = h("div", { class: "report-overlay", hidden: true });
     const boardWrap = h("div", { class: "board-wrap" }, boardEl, this.overlay);
@@ -226,7 +221,7 @@ export class PlayScreen {
           this.sel = { src: sel.src, via: cell };
           return this.render();
         }
-        return this.act(e.moves.get(cell).text);
+        return this.act(e.moves.get(cell).notation);
       }
     }
     if (this.legal.bySrc.has(cell) && (!sel || sel.src !== cell || sel.via)) {
@@ -246,7 +241,7 @@ export class PlayScreen {
     const sel = this.sel;
     if (!sel?.via) return;
     const mv = this.legal.bySrc.get(sel.src)?.moves.get(sel.via);
-    if (mv) this.act(mv.text);
+    if (mv) this.act(mv.notation);
   }
 
   /** Kind of the viewer's unit that will stand on `cell` (the attacker may have moved to `via`). */
@@ -256,50 +251,37 @@ export class PlayScreen {
     return u?.kind || null;
   }
 
+  /** A formation's choice in a dialog: «Один: Крейсер» or «Строй: 2 КР», its scale row and cells. */
+  formationOption(a) {
+    const alone = a.formation.length === 1;
+    return {
+      value: a,
+      label: alone ? t("Один: {unit}", { unit: ruName(a.kinds[0]) }) : t("Строй: {units}", { units: compositionText(a.kinds) }),
+      detail: `${a.row == null ? t("вне шкалы") : t("ряд {row}", { row: a.row })} · ${a.formation.map(cellRu).join(", ")}`,
+    };
+  }
+
   async chooseAttack(attacks) {
-    if (attacks.length === 1) return this.act(attacks[0].text);
-    const origin = attacks[0].via || attacks[0].src;
-    const options = attacks
-      .map((a) => {
-        const members = a.members || [origin];
-        const kinds = members.map((c) => this.ownKindAt(c));
-        const row = scaleRow(kinds);
-        return { a, members, kinds, row };
-      })
-      .sort((x, y) => x.members.length - y.members.length || (y.row ?? 0) - (x.row ?? 0))
-      .map((o) => ({
-        value: o.a,
-        members: o.members,
-        label: o.members.length === 1 ? t("Один: {unit}", { unit: ruName(o.kinds[0]) }) : t("Строй: {units}", { units: compositionText(o.kinds) }),
-        detail: `${o.row == null ? t("вне шкалы") : t("ряд {row}", { row: o.row })} · ${o.members.map(cellRu).join(", ")}`,
-      }));
-    const byText = new Map(options.map((o) => [o.value.text, o.members]));
+    if (attacks.length === 1) return this.act(attacks[0].notation);
+    const options = [...attacks]
+      .sort((x, y) => x.formation.length - y.formation.length || (y.row ?? 0) - (x.row ?? 0))
+      .map((a) => this.formationOption(a));
     const choice = await choose({
       title: t("Атака на {cell}", { cell: cellRu(attacks[0].target) }),
       intro: t("Объявите, кто участвует в бою. Если цель окажется не кораблём шкалы, бьётся только атакующий."),
       note: this.note,
       options,
-      onHover: (a) => this.highlight(a ? byText.get(a.text) : null),
+      onHover: (a) => this.highlight(a ? a.formation : null),
       className: "formation-dialog",
     });
-    if (choice) this.act(choice.text);
+    if (choice) this.act(choice.notation);
   }
 
   maybeAskDeclaration() {
     const decl = this.legal.declarations;
     if (!decl.length || !this.canAct() || document.querySelector("dialog.defender-dialog")) return;
     const p = this.view.pending;
-    const options = decl
-      .map((d) => {
-        const kinds = d.members.map((c) => this.ownKindAt(c));
-        return { d, kinds, row: scaleRow(kinds) };
-      })
-      .sort((x, y) => (y.row ?? 0) - (x.row ?? 0))
-      .map((o) => ({
-        value: o.d,
-        label: o.d.members.length === 1 ? t("Один: {unit}", { unit: ruName(o.kinds[0]) }) : t("Строй: {units}", { units: compositionText(o.kinds) }),
-        detail: `${o.row == null ? t("вне шкалы") : t("ряд {row}", { row: o.row })} · ${o.d.members.map(cellRu).join(", ")}`,
-      }));
+    const options = [...decl].sort((x, y) => (y.row ?? 0) - (x.row ?? 0)).map((d) => this.formationOption(d));
     this.overlay.hidden = true; // the previous battle's card would sit over the board under the dialog
     choose({
       title: t("Ваш корабль атакован!"),
@@ -307,10 +289,10 @@ export class PlayScreen {
       options,
       cancel: null,
       note: this.note,
-      onHover: (d) => this.highlight(d ? d.members : null),
+      onHover: (d) => this.highlight(d ? d.formation : null),
       className: "defender-dialog",
     }).then((d) => {
-      if (d) this.act(d.text);
+      if (d) this.act(d.notation);
     });
   }
 
@@ -333,13 +315,18 @@ export class PlayScreen {
   }
 
   detonate() {
-    if (this.legal.detonate && confirm(t("Подорвать атомную бомбу? Всё в квадрате 5×5 вокруг неё будет уничтожено."))) {
-      this.act(this.legal.detonate.text);
-    }
+    const boom = this.legal.detonate;
+    if (!boom) return;
+    this.highlight(boom.blast, "blast");
+    const size = manifest().rules.blast;
+    const sure = confirm(t("Подорвать атомную бомбу? Всё в квадрате {size}×{size} вокруг неё будет уничтожено.", { size }));
+    this.highlight(null);
+    if (sure) this.act(boom.notation);
   }
 
-  highlight(cells) {
-    this.hover = cells && cells.length ? cells : null;
+  /** Outline `cells` on the board (`cls`: "member" for a formation, "blast" for the bomb's square); null clears. */
+  highlight(cells, cls = "member") {
+    this.hover = cells && cells.length ? { cells, cls } : null;
     this.renderBoard();
   }
 
@@ -433,7 +420,7 @@ export class PlayScreen {
     } else if (this.canAct() && !this.legal.declarations.length) {
       for (const src of this.legal.bySrc.keys()) add(src, "can-act");
     }
-    for (const c of this.hover || []) add(c, "member");
+    for (const c of this.hover?.cells || []) add(c, this.hover.cls);
     for (const c of this.spot) add(c, "spot");
     this.board.render(units, marks, this.seat);
     if (this.game?.status === "play") this.notes.decorate(this.board);
@@ -544,7 +531,9 @@ export class PlayScreen {
     for (const side of [this.bottomSide, otherSide(this.bottomSide)]) {
       const counts = lost[side] || {};
       const line = h("div", { class: "lost-line" }, h("span", { class: "rep-label" }, `${SIDE_RU[side]}${side === this.seat ? t(" (вы)") : ""}:`));
-      const codes = KINDS.map((k) => k.code).filter((c) => counts[c]);
+      const codes = kinds()
+        .map((k) => k.code)
+        .filter((c) => counts[c]);
       if (!codes.length) line.append(h("span", { class: "muted" }, t(" нет")));
       for (const c of codes)
         line.append(

@@ -4,6 +4,7 @@ import { h } from "../../core/dom.js";
 import { SIDE_RU } from "../../core/i18n.js";
 import { cellRu } from "./text.js";
 import { t } from "../../core/t.js";
+import { manifest } from "./manifest.js";
 import { compositionText, iconSvg, ru, ruName, rulesLink } from "./units.js";
 
 const METHOD = {
@@ -13,13 +14,14 @@ const METHOD = {
   detonation: t("подрыв атомной бомбы"),
 };
 
-const CELL_RE = /(?<![a-z])[a-n](?:1[0-5]|[1-9])(?!\d)/g;
-
-/** Notation with Russian columns: "e4-e5xe6 [d5+e5]" → "Д4-Д5×Е6 [Г5+Д5]". */
+/** A notation as the server sent it, its cells written as the page shows them: "e4-e5xe6 [d5+e5]" → "Д4-Д5×Д6
+ * [Г5+Д5]" (display only: the client reads actions from the view's structured `legal`, never from notation). */
 export function notationRu(text) {
+  const { columns, height } = manifest();
+  const cell = new RegExp(`(?<![a-z])[${columns}](\\d{1,2})(?!\\d)`, "g");
   return String(text)
-    .replace(/(\d)x(?=[a-n])/g, "$1×")
-    .replace(CELL_RE, (m) => cellRu(m));
+    .replace(new RegExp(`(\\d)x(?=[${columns}])`, "g"), "$1×")
+    .replace(cell, (m, row) => (Number(row) >= 1 && Number(row) <= height ? cellRu(m) : m));
 }
 
 /** Colour class of a unit for the viewer: own/enemy for a player (as on its board), the side otherwise. */
@@ -85,7 +87,7 @@ export function reportCard(r, me = null) {
   );
   if (r.target)
     card.append(h("div", { class: "rep-line" }, h("span", { class: "rep-label" }, t("Цель ({whose}):", { whose: whose(r.target.side) })), seenEl(r.target, me)));
-  if (r.explosion) card.append(h("div", { class: "rep-line" }, t("Взрыв на {cell}: уничтожено всё в квадрате 5×5.", { cell: cellRu(r.explosion) })));
+  if (r.explosion) card.append(h("div", { class: "rep-line" }, t("Взрыв на {cell}: уничтожено всё в квадрате {size}×{size}.", { cell: cellRu(r.explosion), size: manifest().rules.blast })));
   const af = formationEl(t("Атака:"), r.attacker_formation, r.attacker_row);
   const df = formationEl(t("Защита:"), r.defender_formation, r.defender_row);
   if (af) card.append(af);

@@ -1,12 +1,14 @@
-// The setup screen (rules §3): place 58 units in the own 5×14 zone, by drag and drop or by clicks.
+// The setup screen (rules §3): place the whole fleet in the own zone (both from the manifest), by drag and drop or by
+// clicks.
 
-import { Board, HEIGHT, WIDTH, cellCol, cellName, cellRow, ring, unitHtml, zoneCells } from "./board.js";
+import { Board, around, turnCell, unitHtml, zoneCells } from "./board.js";
 import { h, toast } from "../../core/dom.js";
 import { SIDE_RU, otherSide } from "../../core/i18n.js";
 import { cellRu, problemText } from "./text.js";
 import { api } from "../../core/net.js";
 import { t } from "../../core/t.js";
-import { CARRIER, FLEET_SIZE, KINDS, iconSvg, ru, ruName, rulesLink } from "./units.js";
+import { manifest } from "./manifest.js";
+import { carrierOf, fleetSize, iconSvg, kinds, ru, ruName, rulesLink } from "./units.js";
 
 const UPDATE_DELAY_MS = 350;
 const DRAG_THRESHOLD_PX = 6;
@@ -14,15 +16,11 @@ const DRAG_THRESHOLD_PX = 6;
 /** A saved setup is side-neutral (rows 1–5 from the owner's edge, docs/protocol.md): North's is turned 180°. */
 function toNeutral(setup, side) {
   if (side !== "north") return { ...setup };
-  return Object.fromEntries(Object.entries(setup).map(([c, k]) => [turn(c), k]));
+  return Object.fromEntries(Object.entries(setup).map(([c, k]) => [turnCell(c), k]));
 }
 
 function fromNeutral(setup, side) {
   return toNeutral(setup, side); // the half turn is its own inverse
-}
-
-function turn(cell) {
-  return cellName(WIDTH - 1 - cellCol(cell), HEIGHT - 1 - cellRow(cell));
 }
 
 export class SetupScreen {
@@ -181,7 +179,7 @@ export class SetupScreen {
   remaining(code) {
     let n = 0;
     for (const k of this.draft.values()) if (k === code) n++;
-    return (KINDS.find((k) => k.code === code)?.count ?? 0) - n;
+    return (manifest().unit(code)?.count ?? 0) - n;
   }
 
   changed() {
@@ -280,7 +278,7 @@ export class SetupScreen {
   }
 
   isComplete() {
-    return this.draft.size === FLEET_SIZE && KINDS.every((k) => this.remaining(k.code) === 0) && !this.dirty && this.problems.length === 0;
+    return this.draft.size === fleetSize() && kinds().every((k) => this.remaining(k.code) === 0) && !this.dirty && this.problems.length === 0;
   }
 
   // --- saved setups -------------------------------------------------------------------------
@@ -419,12 +417,13 @@ export class SetupScreen {
 
   // --- drawing ------------------------------------------------------------------------------
 
-  /** S/T/M with no carrier of its kind 8-adjacent (rules §3.3: legal, but the client warns). */
+  /** Weapons with no carrier of their kind within the tether (rules §3.3: legal, but the client warns). */
   untethered() {
     const out = [];
+    const reach = manifest().rules.tether;
     for (const [cell, kind] of this.draft) {
-      const carrier = CARRIER[kind];
-      if (carrier && !ring(cell).some((c) => this.draft.get(c) === carrier)) out.push([cell, kind, carrier]);
+      const carrier = carrierOf(kind);
+      if (carrier && !around(cell, reach).some((c) => this.draft.get(c) === carrier)) out.push([cell, kind, carrier]);
     }
     return out;
   }
@@ -445,9 +444,9 @@ export class SetupScreen {
     this.root.querySelector(".setup-layout").classList.toggle("locked", this.ready);
 
     this.renderArsenal();
-    this.countEl.textContent = t("{n} из {total}", { n: this.draft.size, total: FLEET_SIZE });
+    this.countEl.textContent = t("{n} из {total}", { n: this.draft.size, total: fleetSize() });
     this.removeBtn.disabled = this.ready || !this.selectedCell;
-    this.autoBtn.disabled = this.ready || this.draft.size === FLEET_SIZE;
+    this.autoBtn.disabled = this.ready || this.draft.size === fleetSize();
     this.clearBtn.disabled = this.ready || this.draft.size === 0;
     this.readyBtn.disabled = this.ready || !this.isComplete();
     this.readyBtn.textContent = this.ready ? t("Вы готовы ✓") : t("Готов");
@@ -467,28 +466,23 @@ export class SetupScreen {
 
     this.problemsEl.innerHTML = "";
     for (const p of this.problems) this.problemsEl.append(h("li", { class: "problem" }, problemText(p)));
-    for (const [cell, kind, carrier] of warn)
-      this.problemsEl.append(
-        h(
-          "li",
-          { class: "warning" },
-          kind === "M"
-            ? t("{unit} на {cell} не рядом с носителем ({carrier}): без него мина не сможет ходить.", { unit: ru(kind), cell: cellRu(cell), carrier: ruName(carrier).toLowerCase() })
-            : kind === "S"
-              ? t("{unit} на {cell} не рядом с носителем ({carrier}): без него самолёт не сможет ходить и атаковать.", { unit: ru(kind), cell: cellRu(cell), carrier: ruName(carrier).toLowerCase() })
-              : t("{unit} на {cell} не рядом с носителем ({carrier}): без него торпеда не сможет ходить и атаковать.", { unit: ru(kind), cell: cellRu(cell), carrier: ruName(carrier).toLowerCase() }),
-        ),
-      );
+    for (const [cell, kind, carrier] of warn) {
+      const args = { unit: ru(kind), cell: cellRu(cell), carrier: ruName(carrier).toLowerCase() };
+      const text = manifest().unit(kind)?.attack
+        ? t("{unit} на {cell} не рядом с носителем ({carrier}): без него не сможет ни ходить, ни атаковать.", args)
+        : t("{unit} на {cell} не рядом с носителем ({carrier}): без него не сможет ходить.", args);
+      this.problemsEl.append(h("li", { class: "warning" }, text));
+    }
   }
 
   renderArsenal() {
     if (!this.arsenalEl.childElementCount) {
-      for (const k of KINDS) {
+      for (const k of kinds()) {
         const item = h(
           "button",
           { type: "button", class: "arsenal-item", role: "option", dataset: { kind: k.code }, onclick: () => this.selectKind(k.code) },
-          h("span", { class: `unit own side-${this.side} k-${k.code}`, html: `${iconSvg(k.code)}<span class="code">${k.ru}</span>`, "aria-hidden": "true" }),
-          h("span", { class: "a-name" }, k.name),
+          h("span", { class: `unit own side-${this.side} k-${k.code}`, html: `${iconSvg(k.code)}<span class="code">${k.label}</span>`, "aria-hidden": "true" }),
+          h("span", { class: "a-name" }, k.title),
           h("span", { class: "a-count" }),
         );
         this.arsenalEl.append(item);

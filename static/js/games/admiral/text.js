@@ -2,7 +2,8 @@
 // alphabet, rules §1), setup problems and the game's own ends.
 
 import { houseReason, otherSide, SIDE_RU_GEN } from "../../core/i18n.js";
-import { pt, t } from "../../core/t.js";
+import { t, tn } from "../../core/t.js";
+import { manifest } from "./manifest.js";
 import { ru, ruName } from "./units.js";
 
 /** Why a game ended (engine Reason), as a sentence for the viewer (`me` null for a spectator). */
@@ -18,8 +19,10 @@ export function resultReason(result, me) {
       return w ? (you(loser) ? t("Обе ваши базы уничтожены.") : t("Уничтожены обе базы {side}.", { side: SIDE_RU_GEN[loser] })) : t("Последние базы обеих сторон уничтожены одновременно.");
     case "no_actions":
       return you(loser) ? t("У вас не осталось ни одного хода.") : t("У {side} не осталось ни одного хода.", { side: SIDE_RU_GEN[loser] });
-    case "quiet_sea":
-      return t("Тихое море: 200 полуходов подряд без потерь.");
+    case "quiet_sea": {
+      const n = manifest().rules.quiet_limit;
+      return tn("Тихое море: {n} полуход подряд без потерь.", "Тихое море: {n} полуходов подряд без потерь.", n);
+    }
     default:
       return result.reason || "";
   }
@@ -43,20 +46,16 @@ export function problemText(p) {
     case "too_few":
       return t("Не хватает: {kind}", { kind });
     case "base_in_front_row":
-      return t("{base} на {cell} стоит в первой линии — базы нельзя ставить в ряд, ближайший к морю", { base: ru("VMB"), cell });
+      return t("{base} на {cell} стоит в первой линии — базы нельзя ставить в ряд, ближайший к морю", { base: ru(p.kind), cell });
     default:
       return p.message || p.code;
   }
 }
 
-const COLS = "abcdefghijklmn";
-// TRANSLATORS: the 14 column letters of the board in order, one character each (rules §1); English: a to n.
-const COLS_RU = [...pt("columns", "АБВГДЕЖЗИКЛМНО")];
-export { COLS, COLS_RU };
-
-/** "e4" → "Д4" (columns in the Russian alphabet, rules §1). */
+/** "e4" → "Д4": a wire cell with its column as the page shows it (the Russian alphabet, rules §1). */
 export function cellRu(cell) {
   if (!cell) return "";
-  const i = COLS.indexOf(cell[0]);
-  return i < 0 ? cell : COLS_RU[i] + cell.slice(1);
+  const m = manifest();
+  const i = m.columns.indexOf(cell[0]);
+  return i < 0 ? cell : m.columnsShown[i] + cell.slice(1);
 }

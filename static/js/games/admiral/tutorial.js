@@ -5,6 +5,7 @@
 import { Countdown } from "../../core/clock.js";
 import { h, toast } from "../../core/dom.js";
 import { api } from "../../core/net.js";
+import { loadManifest } from "./manifest.js";
 import { PlayScreen } from "./play.js";
 import { SetupScreen } from "./setup.js";
 import { t } from "../../core/t.js";
@@ -193,7 +194,11 @@ async function tryStep(body) {
   renderCoach();
 }
 
-load(null);
+// the board draws from the game's manifest: the lesson starts once it is here
+loadManifest(app.dataset.manifest).then(
+  () => load(null),
+  (e) => toast(e.message),
+);
 window.addEventListener("beforeunload", () => screen?.peerTimer && clearInterval(screen.peerTimer));
 // for tests and debugging
 window.admiral = {

@@ -1,64 +1,48 @@
-// Unit kinds of «Адмирал» (rules §2): codes, Russian names, counts, scale rows and icons.
-// Display data only: the client never decides legality (the server's view lists what is legal).
+// Unit kinds of «Адмирал» (rules §2) as the client shows them: their codes, names and counts come from the game's
+// manifest (manifest.js), the icons are drawn here. Display only: the client never decides legality (the server's
+// view lists what is legal, each action with the kinds and scale row of its formation).
 
-import { pt, t } from "../../core/t.js";
+import { t } from "../../core/t.js";
+import { manifest } from "./manifest.js";
 
-export const KINDS = [
-  // TRANSLATORS: context "unit": the short code on a unit's marker (1–4 letters, e.g. КР for a cruiser).
-  { code: "A", ru: pt("unit", "А"), name: t("Авианосец"), count: 1, strength: null },
-  { code: "L", ru: pt("unit", "Л"), name: t("Линкор"), count: 2, strength: 15 },
-  { code: "KR", ru: pt("unit", "КР"), name: t("Крейсер"), count: 6, strength: 7 },
-  { code: "R", ru: pt("unit", "Р"), name: t("Рейдер"), count: 2, strength: 8 },
-  { code: "ES", ru: pt("unit", "ЭС"), name: t("Эсминец"), count: 6, strength: 5 },
-  { code: "ST", ru: pt("unit", "СТ"), name: t("Сторожевик"), count: 6, strength: 2 },
-  { code: "TK", ru: pt("unit", "ТК"), name: t("Торпедный катер"), count: 6, strength: 3 },
-  { code: "KRPL", ru: pt("unit", "КРПЛ"), name: t("Крейсерская ПЛ"), count: 1, strength: 6 },
-  { code: "TR", ru: pt("unit", "ТР"), name: t("Тральщик"), count: 6, strength: 1 },
-  { code: "PL", ru: pt("unit", "ПЛ"), name: t("Подводная лодка"), count: 6, strength: 4 },
-  { code: "S", ru: pt("unit", "С"), name: t("Самолёт"), count: 1, strength: null },
-  { code: "T", ru: pt("unit", "Т"), name: t("Торпеда"), count: 4, strength: null },
-  { code: "M", ru: pt("unit", "М"), name: t("Мина"), count: 6, strength: null },
-  { code: "SM", ru: pt("unit", "СМ"), name: t("Стационарная мина"), count: 1, strength: null },
-  { code: "BR", ru: pt("unit", "БР"), name: t("Брандер"), count: 1, strength: null },
-  { code: "AB", ru: pt("unit", "АБ"), name: t("Атомная бомба"), count: 1, strength: null },
-  { code: "VMB", ru: pt("unit", "ВМБ"), name: t("Военно-морская база"), count: 2, strength: null },
-];
-
-export const BY_CODE = Object.fromEntries(KINDS.map((k) => [k.code, k]));
-export const FLEET_SIZE = KINDS.reduce((n, k) => n + k.count, 0); // 58
-
-/** Weapon → its carrier kind (rules §5.2). */
-export const CARRIER = { S: "A", T: "TK", M: "ES" };
-
-/** Scale of strength (rules §7.1), a copy for display: sorted codes joined by "+" → row. */
-const SCALE_ROWS = [
-  [["L", "L"], 21], [["KR", "KR", "KR"], 20], [["R", "R", "ES"], 19], [["KR", "KR"], 18],
-  [["KRPL", "PL", "PL"], 17], [["PL", "PL", "PL"], 16], [["L"], 15], [["R", "R"], 14],
-  [["ES", "ES", "ES"], 13], [["R", "ES"], 12], [["ES", "ES"], 11], [["KRPL", "PL"], 10],
-  [["PL", "PL"], 9], [["R"], 8], [["KR"], 7], [["KRPL"], 6], [["ES"], 5], [["PL"], 4],
-  [["TK"], 3], [["ST"], 2], [["TR"], 1],
-];
-const SCALE = new Map(SCALE_ROWS.map(([kinds, row]) => [[...kinds].sort().join("+"), row]));
-
-/** Row of a composition on the scale, or null when it is not a formation. */
-export function scaleRow(codes) {
-  return SCALE.get([...codes].sort().join("+")) ?? null;
+/** Every kind in the fleet's order: the manifest's units (`code`, `count`, `carrier`, `attack`…, `label`, `title`). */
+export function kinds() {
+  return manifest().units;
 }
 
-/** «2 КР + ЭС» for a list of codes. */
+/** Units in one fleet (the manifest's `fleet_size`). */
+export function fleetSize() {
+  return manifest().fleetSize;
+}
+
+/** The kind a weapon `code` is tethered to (rules §5.2), or null. */
+export function carrierOf(code) {
+  return manifest().unit(code)?.carrier ?? null;
+}
+
+/** Row of a composition (kind codes) on the scale of strength (rules §7.1), or null when it is not on it. */
+export function scaleRow(codes) {
+  return manifest().scale.get([...codes].sort().join("+")) ?? null;
+}
+
+/** «2 КР + ЭС» for a list of codes, kinds in the fleet's order. */
 export function compositionText(codes) {
   const counts = new Map();
   for (const c of codes) counts.set(c, (counts.get(c) || 0) + 1);
-  const order = KINDS.map((k) => k.code).filter((c) => counts.has(c));
+  const order = kinds()
+    .map((k) => k.code)
+    .filter((c) => counts.has(c));
   return order.map((c) => (counts.get(c) > 1 ? `${counts.get(c)} ${ru(c)}` : ru(c))).join(" + ");
 }
 
+/** The marker's code of a kind in the page's language («КР», «CR»). */
 export function ru(code) {
-  return BY_CODE[code]?.ru ?? code;
+  return manifest().unit(code)?.label ?? code;
 }
 
+/** The name of a kind in the page's language («Крейсер», «Cruiser»). */
 export function ruName(code) {
-  return BY_CODE[code]?.name ?? code;
+  return manifest().unit(code)?.title ?? code;
 }
 
 /** The kind's section of the rules page (templates/rules.html has an anchor `unit-{code}` per kind). */

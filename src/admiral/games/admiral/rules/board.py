@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from .errors import IllegalAction
+from .msgids import NC_
 from .units import Side
 
 __all__ = [
@@ -45,8 +46,11 @@ Cell = int
 WIDTH = 14  #: columns a–n
 HEIGHT = 15  #: rows 1–15
 COLUMNS = "abcdefghijklmn"
-#: Column letters as the Russian UI shows them (rules §1).
-COLUMNS_RU = ("А", "Б", "В", "Г", "Д", "Е", "Ж", "З", "И", "К", "Л", "М", "Н", "О")
+#: Column letters as the Russian UI shows them (rules §1); the whole string is a message id (msgids.py).
+COLUMNS_RU = tuple(
+    # TRANSLATORS: the 14 column letters of the board in order, one character each (rules §1); English: a to n.
+    NC_("columns", "АБВГДЕЖЗИКЛМНО")
+)
 CELLS = range(WIDTH * HEIGHT)
 
 _CELL_RE = re.compile(r"([a-n])(1[0-5]|[1-9])")

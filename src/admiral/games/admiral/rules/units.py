@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from enum import IntEnum
 
 from .errors import IllegalAction
+from .msgids import N_, NC_
 
 __all__ = [
     "FLEET_SIZE",
@@ -145,11 +146,19 @@ class Kind(IntEnum):
         raise IllegalAction("unknown_kind", f"unknown unit kind {text!r}")
 
 
-_RU = ("А", "Л", "КР", "Р", "ЭС", "СТ", "ТК", "КРПЛ", "ТР", "ПЛ", "С", "Т", "М", "СМ", "БР", "АБ", "ВМБ")
+# Message ids of the catalogs (the site translates them where it shows them: msgids.py).
+_RU = (
+    # TRANSLATORS: context "unit": the short code on a unit's marker (1–4 letters, e.g. КР for a cruiser).
+    NC_("unit", "А"), NC_("unit", "Л"), NC_("unit", "КР"), NC_("unit", "Р"), NC_("unit", "ЭС"), NC_("unit", "СТ"),
+    NC_("unit", "ТК"), NC_("unit", "КРПЛ"), NC_("unit", "ТР"), NC_("unit", "ПЛ"), NC_("unit", "С"),
+    NC_("unit", "Т"), NC_("unit", "М"), NC_("unit", "СМ"), NC_("unit", "БР"), NC_("unit", "АБ"),
+    NC_("unit", "ВМБ"),
+)  # fmt: skip
 _RU_NAME = (
-    "Авианосец", "Линкор", "Крейсер", "Рейдер", "Эсминец", "Сторожевик", "Торпедный катер",
-    "Крейсерская ПЛ", "Тральщик", "Подводная лодка", "Самолёт", "Торпеда", "Мина",
-    "Стационарная мина", "Брандер", "Атомная бомба", "Военно-морская база",
+    N_("Авианосец"), N_("Линкор"), N_("Крейсер"), N_("Рейдер"), N_("Эсминец"), N_("Сторожевик"),
+    N_("Торпедный катер"), N_("Крейсерская ПЛ"), N_("Тральщик"), N_("Подводная лодка"), N_("Самолёт"),
+    N_("Торпеда"), N_("Мина"), N_("Стационарная мина"), N_("Брандер"), N_("Атомная бомба"),
+    N_("Военно-морская база"),
 )  # fmt: skip
 _COUNT = (1, 2, 6, 2, 6, 6, 6, 1, 6, 6, 1, 4, 6, 1, 1, 1, 2)
 _STRENGTH = (None, 15, 7, 8, 5, 2, 3, 6, 1, 4, None, None, None, None, None, None, None)

@@ -6,21 +6,24 @@ given to a bot is built here; ``PlayerView.to_dict()`` is the wire form.
 
 Enemy units appear only as closed markers: a cell and a side, no kind and no identifier. A moved
 enemy unit appears as "a marker went from e11 to e10".
+
+The wire form lists the viewer's legal actions as structured values (:func:`action_to_dict`): the client draws
+and chooses from their fields and sends back their ``notation``, never parsing it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .actions import Action
-from .board import Cell, cell_name
+from .actions import Action, Attack, Declare, Detonate, Move
+from .board import BLAST, Cell, cell_name
 from .errors import IllegalAction
 from .events import BattleReport, Event, Moved, Result
 from .state import GameState, legal_actions
-from .units import Kind, Side
+from .units import Kind, Side, scale_row
 
-__all__ = ["PlayerView", "UnitView", "view"]
+__all__ = ["PlayerView", "UnitView", "action_to_dict", "view"]
 
 SPECTATOR = "spectator"
 FULL = "full"
@@ -124,8 +127,16 @@ class PlayerView:
         """Cells of the closed markers in this view (for a player: the enemy units)."""
         return tuple(u.cell for u in self.units if u.kind is None)
 
+    def legal_dicts(self) -> list[dict]:
+        """``legal`` in wire form, in the engine's order: one :func:`action_to_dict` per action."""
+        if not self.legal:
+            return []
+        own = self.own()
+        target = None if self.pending is None else self.pending.target
+        return [action_to_dict(a, own, target) for a in self.legal]
+
     def to_dict(self) -> dict:
-        """The wire form: JSON-ready, deterministic (same view, same bytes)."""
+        """The wire form: JSON-ready, deterministic (same view, same bytes); ``legal`` as :meth:`legal_dicts`."""
         return {
             "audience": self.audience,
             "ply": self.ply,
@@ -140,9 +151,69 @@ class PlayerView:
                 for e in self.events
             ],
             "pending": None if self.pending is None else self.pending.to_dict(),
-            "legal": [str(a) for a in self.legal],
+            "legal": self.legal_dicts(),
             "result": None if self.result is None else self.result.to_dict(),
         }
+
+
+def _members(cells: Sequence[Cell], own: Mapping[Cell, Kind], step: tuple[Cell, Cell] | None = None) -> dict:
+    """``formation``, ``kinds`` and ``row`` of the members on ``cells``; ``step`` (src, via): the attacker moved."""
+    kinds = [own[step[0]] if step is not None and c == step[1] else own[c] for c in cells]
+    return {"formation": [cell_name(c) for c in cells], "kinds": [k.code for k in kinds], "row": scale_row(kinds)}
+
+
+def action_to_dict(action: Action, own: Mapping[Cell, Kind], target: Cell | None = None) -> dict:
+    """One legal action of a player as the wire lists it: ``type``, the cells it names (Latin, ``e4``), what the
+    client needs to draw and choose it, and ``notation``, the exact string the server takes back in an
+    ``action`` message (rules §4–§8; docs/protocol.md).
+
+    ``own``: the acting side's units, cell → kind (its own: nothing hidden is told); ``target``: the attacked
+    cell of the battle waiting for a declaration. The shapes:
+
+    - ``{"type": "move", "src", "dst", "notation"}`` (rules §5);
+    - ``{"type": "attack", "src", "via", "target", "formation", "kinds", "row", "notation"}`` (rules §6, §7.1):
+      ``via`` the cell stepped to first (move, then attack) or ``None``; ``formation`` the declared members'
+      cells in notation order, ``[origin]`` for the attacker alone; ``kinds`` their kind codes in that order;
+      ``row`` the composition's row on the scale of strength, ``None`` out of scale (an aircraft, a torpedo,
+      the fireship);
+    - ``{"type": "declare", "target", "formation", "kinds", "row", "notation"}``: the defender's declaration
+      (rules §7.1.2), ``target`` the attacked ship's cell (``None`` when not given);
+    - ``{"type": "detonate", "cell", "blast", "notation"}``: the atomic bomb's cell and its 5×5 square (rules §8).
+
+    >>> from .board import parse_cell
+    >>> own = {parse_cell("e4"): Kind.KR, parse_cell("d5"): Kind.KR}
+    >>> action_to_dict(Action.parse("e4-e5"), own)
+    {'type': 'move', 'src': 'e4', 'dst': 'e5', 'notation': 'e4-e5'}
+    >>> a = action_to_dict(Action.parse("e4-e5xe6 [d5+e5]"), own)
+    >>> a["via"], a["target"], a["formation"], a["kinds"], a["row"], a["notation"]
+    ('e5', 'e6', ['d5', 'e5'], ['KR', 'KR'], 18, 'e4-e5xe6 [d5+e5]')
+
+    :raises KeyError: when a cell the action names holds none of ``own`` (an action of the other side).
+    :raises TypeError: for an action no player lists (the server's end actions, a resignation).
+    """
+    if isinstance(action, Move):
+        return {"type": "move", "src": cell_name(action.src), "dst": cell_name(action.dst), "notation": str(action)}
+    if isinstance(action, Attack):
+        origin = action.origin
+        members = action.formation or (origin,)
+        step = None if action.via is None else (action.src, action.via)  # the attacker fights from ``via``
+        return {
+            "type": "attack", "src": cell_name(action.src),
+            "via": None if action.via is None else cell_name(action.via), "target": cell_name(action.target),
+            **_members(members, own, step), "notation": str(action),
+        }  # fmt: skip
+    if isinstance(action, Declare):
+        where = None if target is None else cell_name(target)
+        return {"type": "declare", "target": where, **_members(action.formation, own), "notation": str(action)}
+    if isinstance(action, Detonate):
+        bomb = next((c for c, k in own.items() if k is Kind.AB), None)
+        if bomb is None:
+            raise KeyError("no atomic bomb among the side's units")
+        return {
+            "type": "detonate", "cell": cell_name(bomb), "blast": [cell_name(c) for c in sorted(BLAST[bomb])],
+            "notation": str(action),
+        }  # fmt: skip
+    raise TypeError(f"{action!r} is not an action a player's view lists")
 
 
 def view(state: GameState, audience: Side | str, log: Sequence[Event] = (), *, since: int | None = None) -> PlayerView:
