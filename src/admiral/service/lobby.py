@@ -23,13 +23,14 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from admiral.games import DEFAULT_GAME, GAMES, RuleError
+from admiral.games import DEFAULT_GAME, GAMES, RuleError, Ruleset
 from admiral.i18n import _
 
 from .errors import ServiceError
 
 __all__ = [
-    "AI_LEVELS", "TIME_CONTROLS", "GameSettings", "hash_token", "new_browser_token", "new_game_id", "new_invite_code",
+    "AI_LEVELS", "TIME_CONTROLS", "GameSettings", "checked_options", "hash_token", "new_browser_token", "new_game_id",
+    "new_invite_code",
 ]  # fmt: skip
 
 #: Named time controls: base minutes, increment seconds (rules §13).
@@ -58,6 +59,23 @@ def new_game_id() -> str:
 def new_invite_code() -> str:
     """An invite code: 22 URL-safe characters (128 random bits)."""
     return secrets.token_urlsafe(16)
+
+
+def checked_options(
+    rulesets: Mapping[str, Ruleset], game: str, options: Mapping[str, Any] | None
+) -> tuple[Ruleset, dict[str, Any]]:
+    """The ruleset of ``game`` among ``rulesets`` and the room ``options`` as it checked them.
+
+    :raises ServiceError: ``unknown_game``; ``bad_options`` (the rules' own reason in ``detail.reason``)."""
+    rules = rulesets.get(game)
+    if rules is None:
+        raise ServiceError("unknown_game", _("Такой игры на сайте нет."))
+    try:
+        return rules, rules.options(options or {})
+    except RuleError as e:
+        raise ServiceError(
+            "bad_options", _("Таких правил партии нет: проверьте выбранные настройки."), {"reason": e.reason}
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -96,15 +114,7 @@ class GameSettings:
         :raises ServiceError: ``bad_settings`` naming the field out of range, ``unknown_game``, ``bad_options``
             (the game's own reason).
         """
-        if game not in GAMES:
-            raise ServiceError("unknown_game", _("Такой игры на сайте нет."))
-        rules = GAMES[game]
-        try:
-            checked = rules.options(options or {})
-        except RuleError as e:
-            raise ServiceError(
-                "bad_options", _("Таких правил партии нет: проверьте выбранные настройки."), {"reason": e.reason}
-            ) from None
+        rules, checked = checked_options(GAMES, game, options)
         if side not in SIDES:
             raise ServiceError("bad_settings", _("Сторона: «random», «south» или «north»."))
         if ai_level != 0 and ai_level not in rules.info.levels:

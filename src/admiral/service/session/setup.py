@@ -11,6 +11,7 @@ from admiral.i18n import _
 
 from ..clock import GameClock
 from ..errors import ServiceError, engine_message
+from ..lobby import checked_options
 from ..messages import SetupAutoMsg, SetupReadyMsg, SetupUpdateMsg
 from .base import SessionBase
 from .live import (
@@ -150,15 +151,7 @@ class SetupMixin(SessionBase):
         """The ruleset, the checked room options and the setup variant saved setups of ``game`` are kept under.
 
         :raises ServiceError: ``unknown_game``, ``bad_options``."""
-        rules = self.rulesets.get(game)
-        if rules is None:
-            raise ServiceError("unknown_game", _("Такой игры на сайте нет."))
-        try:
-            checked = rules.options(options or {})
-        except RuleError as e:
-            raise ServiceError(
-                "bad_options", _("Таких правил партии нет: проверьте выбранные настройки."), {"reason": e.reason}
-            ) from None
+        rules, checked = checked_options(self.rulesets, game, options)
         return rules, checked, rules.setup_variant(checked)
 
     def list_setups(
