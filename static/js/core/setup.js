@@ -23,8 +23,9 @@ export class SetupScreenBase {
   /**
    * @param {HTMLElement} root
    * @param {{side: string, send: (msg: object) => boolean, countdown: import("./clock.js").Countdown}} ctx
-   * @param {{updateDelayMs: number, compactTimer?: boolean}} opts `updateDelayMs`: how long after a change the draft
-   *        is sent; `compactTimer`: the timer's words become a stopwatch on a narrow screen
+   * @param {{updateDelayMs: number, compactTimer?: boolean, aiLevel?: boolean}} opts `updateDelayMs`: how long after a
+   *        change the draft is sent; `compactTimer`: the timer's words become a stopwatch on a narrow screen;
+   *        `aiLevel`: a bot with a level is named «ИИ «…»» (as core/bars.js)
    */
   constructor(root, ctx, opts) {
     this.root = root;
@@ -32,6 +33,7 @@ export class SetupScreenBase {
     this.send = ctx.send;
     this.countdown = ctx.countdown;
     this.updateDelayMs = opts.updateDelayMs;
+    this.aiLevel = !!opts.aiLevel;
     this.problems = [];
     this.ready = false;
     this.dirty = false; // local changes not yet confirmed by a setup.state
@@ -55,7 +57,7 @@ export class SetupScreenBase {
 
   /** The opponent's name before its state, for a bot (`bot`: the snapshot's `{level, name}`). */
   botName(bot) {
-    return `${t(bot.name)} — `;
+    return this.aiLevel && bot.level ? t("ИИ «{name}» — ", { name: t(bot.name) }) : `${t(bot.name)} — `;
   }
 
   // --- server messages ----------------------------------------------------------------------

@@ -31,7 +31,7 @@ export class SetupScreen extends SetupScreenBase {
    *          lesson-layout grid around the board)
    */
   constructor(root, ctx) {
-    super(root, ctx, { updateDelayMs: UPDATE_DELAY_MS });
+    super(root, ctx, { updateDelayMs: UPDATE_DELAY_MS, aiLevel: true });
     this.lesson = !!ctx.lesson;
     this.coach = ctx.coach || null;
     this.spot = []; // cells a lesson points at
@@ -95,11 +95,6 @@ export class SetupScreen extends SetupScreenBase {
   }
 
   // --- the draft ---------------------------------------------------------------------------
-
-  /** The opponent's name before its state: an AI is named as such. */
-  botName(bot) {
-    return bot.level ? t("ИИ «{name}» — ", { name: t(bot.name) }) : `${t(bot.name)} — `;
-  }
 
   draftJson() {
     return Object.fromEntries(this.draft);
