@@ -146,12 +146,12 @@ def test_game_page_loads_the_games_own_client(browsers) -> None:
     assert manifest, html
     assert b.get(manifest.group(1)).headers["cache-control"].endswith("immutable")
     assert re.search(r"<title>[^<]*Морской бой</title>", html)
-    assert "/static/js/games/admiral/game.js" not in html
+    assert "/static/js/games/admiral/main.js" not in html
     assert b.get("/static/js/games/battleship/main.js").status_code == 200
     # «Адмирал» keeps its client
     admiral = create_by_form(b, game="admiral", side="south")
     html = b.get(f"/g/{admiral}").text
-    assert '<script type="module" src="/static/js/games/admiral/game.js"></script>' in html
+    assert '<script type="module" src="/static/js/games/admiral/main.js"></script>' in html
     assert 'data-game="admiral"' in html and re.search(r"<title>[^<]*Адмирал</title>", html)
 
 

@@ -2,11 +2,39 @@
 // (docs/protocol.md): resign, draw offer and answer, abort, claim a win, and after the end the credit, rematch,
 // the record's download and a new game.
 
-import { h } from "./dom.js";
-import { otherSide } from "./i18n.js";
+import { h, toast } from "./dom.js";
+import { otherSide, resultHeadline } from "./i18n.js";
 import { t } from "./t.js";
 
 const btn = (label, onclick, cls = "") => h("button", { type: "button", class: `btn ${cls}`, onclick }, label);
+
+/** `control(type, question)`: send a control message over `send`, asking `question` first (if any). */
+export function controlSender(send) {
+  return (type, question) => {
+    if (question && !confirm(question)) return;
+    if (!send({ type })) toast(t("Нет связи с сервером"));
+  };
+}
+
+/**
+ * The controls section of a play screen (`el`) and the opponent's draw offer (`drawEl`): shown to a seat while the
+ * game is on, unless `off`.
+ * @returns {boolean} whether they are shown
+ */
+export function fillControls(el, drawEl, { game, seat, control, off = false }) {
+  el.innerHTML = "";
+  el.hidden = !seat || game.status !== "play" || off;
+  drawEl.hidden = true;
+  if (el.hidden) return false;
+  const { row, offer } = gameControls(game, seat, control);
+  el.append(row);
+  if (offer) {
+    drawEl.hidden = false;
+    drawEl.innerHTML = "";
+    drawEl.append(...offer);
+  }
+  return true;
+}
 
 /**
  * The controls of a seat in play: a button row, and the opponent's draw offer with its answers (or null).
@@ -62,4 +90,28 @@ export function resultButtons({ game, seat, gameId, control, file }) {
   if (game.status === "over") row.append(h("a", { class: "btn", href: `/api/games/${encodeURIComponent(gameId)}/record.json`, download: file }, t("Скачать запись (JSON)")));
   row.append(h("a", { class: "btn", href: game.settings?.game ? `/?game=${encodeURIComponent(game.settings.game)}` : "/" }, t("Новая партия")));
   return row;
+}
+
+/**
+ * The result panel `el` once the game is over or aborted (hidden before): the headline for the viewer, the reason
+ * (`reasonText(result, seat)`, the game's words), `more` lines, then — unless `bare` (a lesson) — the credit and the
+ * buttons after the end (`file`: the record's download name).
+ */
+export function fillResult(el, { game, view, seat, reasonText, more = [], bare = false, gameId, control, file }) {
+  const over = game.status === "over" || game.status === "aborted";
+  el.hidden = !over;
+  if (!over) return;
+  const result = game.result || view?.result;
+  el.innerHTML = "";
+  const headline = game.status === "aborted" ? t("Партия прервана") : resultHeadline(result, seat);
+  const cls = !result?.winner ? "draw" : result.winner === seat ? "win" : seat ? "loss" : "draw";
+  const reason = game.status === "aborted" ? "" : reasonText(result, seat);
+  el.className = `result-panel ${cls}`;
+  el.append(h("h2", {}, headline));
+  if (reason) el.append(h("p", { class: "reason" }, reason));
+  el.append(...more);
+  if (bare) return;
+  const credit = creditBlock(game.credit);
+  if (credit) el.append(credit);
+  el.append(resultButtons({ game, seat, gameId, control, file }));
 }

@@ -144,3 +144,22 @@ export function endSound(prevGame, nextGame, seat) {
   if (prevGame?.status !== "play" || nextGame?.status !== "over") return null;
   return seat && nextGame.result?.winner === seat ? "win" : "end";
 }
+
+/**
+ * A game's sounds: its `voices` on the sound board (as `sounds.define`), and `soundsFor(prev, next, seat)` — which of
+ * them a new snapshot ({game, view}) calls for against the previous one (nothing on the first): `onPly(prevView,
+ * nextView)` names the sound of the plies made since (null: none), then the end's.
+ * @returns {(prev: {game: object, view: object}|null, next: {game: object, view: object}, seat: string|null) => string[]}
+ */
+export function gameSounds(voices, onPly) {
+  sounds.define(voices);
+  return (prev, next, seat) => {
+    if (!prev?.view || !next?.view) return [];
+    const out = [];
+    const made = next.view.ply > prev.view.ply ? onPly(prev.view, next.view) : null;
+    if (made) out.push(made);
+    const end = endSound(prev.game, next.game, seat);
+    if (end) out.push(end);
+    return out;
+  };
+}

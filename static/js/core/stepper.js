@@ -1,7 +1,9 @@
-// The controls of a replay, for any game: to the start, back, forward, to the end, a slider and a line saying
-// where we are. The game draws each position (`onShow(i)`); this only counts.
+// The replay of a finished game, for any game: the panel «Запись партии» whose «Смотреть запись» fetches the record
+// once (GET /api/games/{id}/replay, docs/protocol.md), and the stepper — to the start, back, forward, to the end, a
+// slider and a line saying where we are. The game draws each position (`onShow(i)`); this only counts.
 
-import { h } from "./dom.js";
+import { h, toast } from "./dom.js";
+import { api } from "./net.js";
 import { t } from "./t.js";
 
 // ⏮ ◀ ▶ ⏭ drawn as SVG: not every system font has the media-control glyphs.
@@ -51,5 +53,51 @@ export class Stepper {
     this.slider.value = String(this.index);
     this.label.textContent = this.opts.label(this.index);
     this.opts.onShow(this.index);
+  }
+}
+
+export class ReplayPanel {
+  /**
+   * @param {{gameId: string, prepare: (data: object) => number, label: (data: object, i: number) => string,
+   *          onShow: (data: object, i: number) => void, onClose: () => void, onOpen?: () => void,
+   *          holder?: HTMLElement}} opts  `prepare(data)`: take the record, give its number of plies; `holder`: where the stepper
+   *          goes (else in the panel, under the button); `onOpen` after the stepper shows
+   */
+  constructor(opts) {
+    this.opts = opts;
+    this.data = null;
+    this.stepper = null;
+    this.el = h("section", { class: "replay", "aria-label": t("Запись партии") });
+    this.openBtn = h("button", { type: "button", class: "btn", onclick: () => this.open() }, t("Смотреть запись"));
+    this.el.append(h("h2", { class: "panel-title" }, t("Запись партии")), this.openBtn);
+  }
+
+  async open() {
+    const opts = this.opts;
+    if (!this.data) {
+      try {
+        this.data = await api("GET", `/api/games/${encodeURIComponent(opts.gameId)}/replay`);
+      } catch (e) {
+        toast(e.message);
+        return;
+      }
+      this.stepper = new Stepper({
+        count: opts.prepare(this.data),
+        onShow: (i) => opts.onShow(this.data, i),
+        label: (i) => opts.label(this.data, i),
+        onClose: () => this.close(),
+      });
+      (opts.holder || this.el).append(this.stepper.el);
+    }
+    this.stepper.el.hidden = false;
+    this.openBtn.hidden = true;
+    this.stepper.show(this.stepper.index);
+    opts.onOpen?.();
+  }
+
+  close() {
+    this.stepper.el.hidden = true;
+    this.openBtn.hidden = false;
+    this.opts.onClose();
   }
 }

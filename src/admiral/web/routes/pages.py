@@ -27,13 +27,9 @@ router = APIRouter(tags=["pages"])
 OPTION_PREFIX = "opt_"
 #: The board's column letters as one message (the client's ``pt("columns", …)``).
 _COLUMNS = "".join(COLUMNS_RU)
-#: The entry module of each game's client under ``static/js/games/<key>/`` (default ``main.js``).
-_CLIENT_ENTRY = {"admiral": "game.js"}
-
-
 def client_entry(key: str) -> str:
     """The URL of the entry module of game ``key``'s browser client (``/static/js/games/<key>/main.js``)."""
-    return f"/static/js/games/{key}/{_CLIENT_ENTRY.get(key, 'main.js')}"
+    return f"/static/js/games/{key}/main.js"
 
 
 @cache

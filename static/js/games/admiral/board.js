@@ -1,6 +1,7 @@
 // Draws the board from the viewer's side (rules §1): North sees it rotated 180°. Its size, column letters and
 // zones are the manifest's (manifest.js).
 
+import { CellGrid } from "../../core/cells.js";
 import { cellRu } from "./text.js";
 import { t } from "../../core/t.js";
 import { manifest } from "./manifest.js";
@@ -58,19 +59,16 @@ export function unitHtml(unit, me) {
   );
 }
 
-export class Board {
+export class Board extends CellGrid {
   /**
    * @param {HTMLElement} root an empty element that becomes the board
    * @param {{orientation: "south"|"north", label?: string, onCell?: (cell: string, ev: Event) => void,
    *          onKey?: (cell: string, ev: KeyboardEvent) => void}} opts
    */
   constructor(root, opts) {
-    this.root = root;
+    super(root, opts);
     this.orientation = opts.orientation === "north" ? "north" : "south";
-    this.onCell = opts.onCell || null;
-    this.onKeyCb = opts.onKey || null;
-    this.focusable = null;
-    this.cells = new Map();
+    this.pageRows = 5;
     this.build(opts.label || t("Игровое поле"));
   }
 
@@ -104,19 +102,7 @@ export class Board {
       rowEl.append(lab);
       for (const c of this.displayCols()) {
         const name = cellName(c, r);
-        const b = document.createElement("button");
-        b.type = "button";
-        b.setAttribute("role", "gridcell");
-        b.className = "cell";
-        b.dataset.cell = name;
-        b.setAttribute("aria-label", cellRu(name));
-        if ((c + r) % 2) b.classList.add("alt");
-        b.tabIndex = -1;
-        b.addEventListener("click", (ev) => this.onCell && this.onCell(name, ev));
-        b.addEventListener("keydown", (ev) => this.onKey(name, ev));
-        b.addEventListener("focus", () => this.setFocusable(name));
-        rowEl.append(b);
-        this.cells.set(name, b);
+        rowEl.append(this.cellButton(name, (c + r) % 2 ? "cell alt" : "cell", cellRu(name)));
       }
     }
     // one tab stop for the whole board (roving tabindex), first on the middle of the viewer's front row
@@ -157,51 +143,19 @@ export class Board {
     }
   }
 
-  setFocusable(cell) {
-    if (this.focusable === cell) return;
-    if (this.focusable) this.cells.get(this.focusable).tabIndex = -1;
-    this.focusable = cell;
-    this.cells.get(cell).tabIndex = 0;
+  // Screen coordinates (the grid's keys): x from the left, y from the top, as the viewer sees the board.
+
+  screenSize() {
+    return [manifest().width, manifest().height];
   }
 
-  /** Arrow keys move the focus as seen on screen; Home/End to the row's ends, Ctrl+Home/End to the board's
-   * corners, PageUp/PageDown five rows (the ARIA grid keys; the page does not scroll). Other keys go to
-   * `opts.onKey`. */
-  onKey(cell, ev) {
-    // Screen coordinates: x from the left, y from the top.
+  screenPos(cell) {
     const { width, height } = manifest();
-    const north = this.orientation === "north";
-    let x = north ? width - 1 - cellCol(cell) : cellCol(cell);
-    let y = north ? cellRow(cell) : height - 1 - cellRow(cell);
-    const ctrl = ev.ctrlKey || ev.metaKey;
-    switch (ev.key) {
-      case "ArrowUp": y -= 1; break;
-      case "ArrowDown": y += 1; break;
-      case "ArrowLeft": x -= 1; break;
-      case "ArrowRight": x += 1; break;
-      case "Home": x = 0; if (ctrl) y = 0; break;
-      case "End": x = width - 1; if (ctrl) y = height - 1; break;
-      case "PageUp": y = Math.max(0, y - 5); break;
-      case "PageDown": y = Math.min(height - 1, y + 5); break;
-      default:
-        if (this.onKeyCb) this.onKeyCb(cell, ev);
-        return;
-    } // prettier-ignore
-    ev.preventDefault();
-    if (x < 0 || x >= width || y < 0 || y >= height) return;
-    const next = north ? cellName(width - 1 - x, y) : cellName(x, height - 1 - y);
-    this.setFocusable(next);
-    this.cells.get(next).focus();
+    return this.orientation === "north" ? [width - 1 - cellCol(cell), cellRow(cell)] : [cellCol(cell), height - 1 - cellRow(cell)];
   }
 
-  /** The cell under a viewport point, or null. */
-  cellAt(x, y) {
-    const el = document.elementFromPoint(x, y);
-    const cell = el && el.closest(".cell");
-    return cell && this.root.contains(cell) ? cell.dataset.cell : null;
-  }
-
-  element(cell) {
-    return this.cells.get(cell);
+  cellOnScreen(x, y) {
+    const { width, height } = manifest();
+    return this.orientation === "north" ? cellName(width - 1 - x, y) : cellName(x, height - 1 - y);
   }
 }

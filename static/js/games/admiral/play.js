@@ -1,15 +1,16 @@
 // The game screen: board, selection of legal actions, dialogs, clocks, reports, result and replay.
 
 import { Board } from "./board.js";
-import { creditBlock, gameControls, resultButtons } from "../../core/controls.js";
+import { PlayerBars } from "../../core/bars.js";
+import { controlSender, fillControls, fillResult } from "../../core/controls.js";
 import { choose, h, toast } from "../../core/dom.js";
-import { SIDE_RU, otherSide, resultHeadline } from "../../core/i18n.js";
+import { SIDE_RU, otherSide } from "../../core/i18n.js";
 import { bindBoardKeys } from "../../core/keys.js";
 import { Notes } from "./notes.js";
 import { Replay } from "./replay.js";
 import { notationRu, ownerClass, reportCard, reportSummary } from "./report.js";
 import { t } from "../../core/t.js";
-import { LowTime, sounds } from "../../core/sound.js";
+import { sounds } from "../../core/sound.js";
 import { soundsFor } from "./sounds.js";
 import { cellRu, resultReason } from "./text.js";
 import { manifest } from "./manifest.js";
@@ -66,7 +67,7 @@ export class PlayScreen {
     this.replayPos = null; // Map while stepping through the replay
     this.replayPly = null;
     this.notes = new Notes({ send: ctx.send, onError: (text) => toast(text) });
-    this.lowTime = new LowTime();
+    this.control = controlSender(ctx.send);
     this.build();
   }
 
@@ -87,8 +88,14 @@ export class PlayScreen {
         if (ev.key === "Escape") this.clearSelection();
       },
     });
-    this.topBar = this.playerBar(otherSide(this.bottomSide));
-    this.bottomBar = this.playerBar(this.bottomSide);
+    this.bars = new PlayerBars(this.root, {
+      sides: [otherSide(this.bottomSide), this.bottomSide],
+      seat: this.seat,
+      countdown: this.countdown,
+      aiLevel: true,
+      turn: (side) => (this.game.status === "play" && !this.closed && this.view?.to_act === side ? (this.view.pending ? t("защищается") : t("ходит")) : null),
+    });
+    [this.topBar, this.bottomBar] = this.bars.bars;
     this.hintEl = h("p", { class: "hint", "aria-live": "polite" });
     this.finishBtn = h("button", { type: "button", class: "btn primary", onclick: () => this.finishMove() }, t("Завершить ход"));
     this.cancelBtn = h("button", { type: "button", class: "btn", onclick: () => this.clearSelection() }, t("Отмена"));
@@ -130,21 +137,13 @@ export class PlayScreen {
     const layout = h("div", { class: `layout play-layout${this.lesson ? " lesson-layout" : ""}` }, this.coach, h("div", { class: "board-col" }, this.topBar.el, boardWrap, this.bottomBar.el, this.actionBar), side);
     this.root.append(layout);
     this.bottomBar.el.insertBefore(sounds.toggleButton(), this.bottomBar.clock);
+    this.bars.bindClocks();
     this.unbindKeys = bindBoardKeys(this);
-    this.peerTimer = setInterval(() => this.root.isConnected && this.game && this.tickSecond(), 1000);
-    this.countdown.bind(this.topBar.clock, this.topBar.side);
-    this.countdown.bind(this.bottomBar.clock, this.bottomBar.side);
   }
 
-  playerBar(side) {
-    const name = h("span", { class: "pb-name" });
-    const conn = h("span", { class: "pb-conn" });
-    const turn = h("span", { class: "pb-turn" });
-    const clock = h("span", { class: "clock", role: "timer", "aria-label": t("Часы: {side}", { side: SIDE_RU[side] }) });
-    // A seated player's dot takes the pieces' colours (yours / the enemy's); a spectator's, the sides'.
-    const whose = this.seat ? (side === this.seat ? " own" : " enemy") : "";
-    const el = h("div", { class: `player-bar side-${side}${whose}` }, h("span", { class: "pb-dot", "aria-hidden": "true" }), name, turn, conn, clock);
-    return { el, side, name, conn, turn, clock };
+  /** The screen is replaced (or the lesson left): the bars stop ticking. */
+  destroy() {
+    this.bars.stop();
   }
 
   // --- server messages ----------------------------------------------------------------------
@@ -154,7 +153,7 @@ export class PlayScreen {
     const ended = this.game?.status === "play" && game.status !== "play";
     for (const name of soundsFor(this.game && { game: this.game, view: this.view }, { game, view }, this.seat)) sounds.play(name);
     this.notes.set(notes);
-    this.gameAt = performance.now();
+    this.bars.set(game);
     const plyChanged = !this.view || !view || this.view.ply !== view.ply || this.view.to_act !== view.to_act;
     this.game = game;
     this.view = view;
@@ -191,11 +190,6 @@ export class PlayScreen {
     this.busy = true;
     this.sel = null;
     this.render();
-  }
-
-  control(type, question) {
-    if (question && !confirm(question)) return;
-    if (!this.send({ type })) toast(t("Нет связи с сервером"));
   }
 
   /** Whether a click on `cell` means «note this enemy marker» (not an attack on it). */
@@ -366,7 +360,7 @@ export class PlayScreen {
   render() {
     if (!this.game) return;
     this.renderBoard();
-    this.renderBars();
+    this.bars.render();
     this.renderActionBar();
     this.renderControls();
     this.renderResult();
@@ -426,35 +420,6 @@ export class PlayScreen {
     if (this.game?.status === "play") this.notes.decorate(this.board);
   }
 
-  /** Every second: the opponent's connection time, and the low-time warning of the own clock. */
-  tickSecond() {
-    this.renderBars();
-    const seat = this.seat;
-    if (seat && this.game.status === "play")
-      this.lowTime.check(this.countdown.isRunning(seat), this.countdown.remaining(seat), this.game.version);
-  }
-
-  renderBars() {
-    const g = this.game;
-    for (const bar of [this.topBar, this.bottomBar]) {
-      const p = g.players?.[bar.side] || {};
-      const bot = p.bot ? (p.bot.level ? t(" — ИИ «{name}»", { name: t(p.bot.name) }) : ` — ${t(p.bot.name)}`) : "";
-      bar.name.textContent = `${SIDE_RU[bar.side]}${bar.side === this.seat ? t(" (вы)") : bot}`;
-      const acting = g.status === "play" && !this.closed && this.view?.to_act === bar.side;
-      bar.turn.textContent = acting ? (this.view.pending ? t("защищается") : t("ходит")) : "";
-      bar.el.classList.toggle("acting", acting);
-      if (bar.side === this.seat) bar.conn.textContent = "";
-      else if (p.bot) bar.conn.textContent = p.bot.level ? t("уровень {level}", { level: p.bot.level }) : "";
-      else if (!p.joined) bar.conn.textContent = t("не присоединился");
-      else if (p.connected) bar.conn.textContent = t("в сети");
-      else {
-        const ms = (p.disconnected_ms || 0) + (performance.now() - this.gameAt);
-        bar.conn.textContent = t("нет связи {s} с", { s: Math.floor(ms / 1000) });
-      }
-      bar.conn.classList.toggle("offline-peer", !!p.joined && !p.connected && bar.side !== this.seat);
-    }
-  }
-
   renderActionBar() {
     const g = this.game;
     const view = this.view;
@@ -482,22 +447,12 @@ export class PlayScreen {
 
   renderControls() {
     const g = this.game;
-    const el = this.controlsEl;
-    el.innerHTML = "";
-    el.hidden = !this.seat || g.status !== "play" || this.lesson;
-    this.prefsEl.hidden = el.hidden;
+    const shown = fillControls(this.controlsEl, this.drawEl, { game: g, seat: this.seat, control: this.control, off: this.lesson });
+    this.prefsEl.hidden = !shown;
     const pref = g.players?.[this.seat]?.auto_declare;
     if (pref != null && document.activeElement !== this.autoDeclare) this.autoDeclare.checked = !!pref;
-    this.drawEl.hidden = true;
     this.pendingEl.hidden = true;
-    if (el.hidden) return;
-    const { row, offer } = gameControls(g, this.seat, (type, question) => this.control(type, question));
-    el.append(row);
-    if (offer) {
-      this.drawEl.hidden = false;
-      this.drawEl.innerHTML = "";
-      this.drawEl.append(...offer);
-    }
+    if (!shown) return;
     if (this.view?.pending && this.view.to_act !== this.seat) {
       this.pendingEl.hidden = false;
       this.pendingEl.textContent = t("Бой {src} → {target}: соперник объявляет защиту.", { src: cellRu(this.view.pending.src), target: cellRu(this.view.pending.target) });
@@ -506,22 +461,9 @@ export class PlayScreen {
 
   renderResult() {
     const g = this.game;
-    const over = g.status === "over" || g.status === "aborted";
-    this.resultEl.hidden = !over;
     this.replay.el.hidden = g.status !== "over" || this.lesson;
-    if (!over) return;
-    const result = g.result || this.view?.result;
-    this.resultEl.innerHTML = "";
-    const headline = g.status === "aborted" ? t("Партия прервана") : resultHeadline(result, this.seat);
-    const cls = !result?.winner ? "draw" : result.winner === this.seat ? "win" : this.seat ? "loss" : "draw";
-    const reason = g.status === "aborted" ? "" : resultReason(result, this.seat);
-    this.resultEl.className = `result-panel ${cls}`;
-    this.resultEl.append(h("h2", {}, headline));
-    if (reason) this.resultEl.append(h("p", { class: "reason" }, reason));
-    if (this.lesson) return; // a lesson credits nothing and has no rematch, record or new game
-    const credit = creditBlock(g.credit);
-    if (credit) this.resultEl.append(credit);
-    this.resultEl.append(resultButtons({ game: g, seat: this.seat, gameId: this.gameId, control: (type) => this.control(type), file: `admiral-${this.gameId}.json` }));
+    // a lesson credits nothing and has no rematch, record or new game
+    fillResult(this.resultEl, { game: g, view: this.view, seat: this.seat, reasonText: resultReason, bare: this.lesson, gameId: this.gameId, control: this.control, file: `admiral-${this.gameId}.json` });
   }
 
   renderLost() {

@@ -102,7 +102,7 @@ function gameOf(view) {
 }
 
 function mount(data) {
-  if (screen?.peerTimer) clearInterval(screen.peerTimer);
+  screen?.destroy?.();
   screenEl.innerHTML = "";
   const ctx = { side: "south", seat: "south", gameId: null, send, countdown, lesson: true, coach: [coach.el, coach.notes] };
   if (kind === "setup") {
@@ -199,7 +199,7 @@ loadManifest(app.dataset.manifest).then(
   () => load(null),
   (e) => toast(e.message),
 );
-window.addEventListener("beforeunload", () => screen?.peerTimer && clearInterval(screen.peerTimer));
+window.addEventListener("beforeunload", () => screen?.destroy?.());
 // for tests and debugging
 window.admiral = {
   get game() {

@@ -2,9 +2,10 @@
 // manifest. Every cell is a button (a click, a tap, Enter or Space act alike); the grid is one tab stop and the
 // arrow keys move over it (Home/End: the row's ends, Ctrl+Home/End: the corners).
 
+import { CellGrid } from "../../core/cells.js";
 import { t } from "../../core/t.js";
 
-export class Grid {
+export class Grid extends CellGrid {
   /**
    * @param {HTMLElement} root an empty element that becomes the grid
    * @param {{manifest: import("./manifest.js").Manifest, label: string, name: string,
@@ -12,12 +13,8 @@ export class Grid {
    *          `name`: the grid's data-grid (own | attack | setup | south | north)
    */
   constructor(root, opts) {
-    this.root = root;
+    super(root, opts);
     this.m = opts.manifest;
-    this.onCell = opts.onCell || null;
-    this.onKeyCb = opts.onKey || null;
-    this.cells = new Map();
-    this.focusable = null;
     this.build(opts.label, opts.name);
   }
 
@@ -46,18 +43,7 @@ export class Grid {
       rowEl.append(lab);
       for (let c = 0; c < m.width; c++) {
         const cell = m.cellName(r, c);
-        const b = document.createElement("button");
-        b.type = "button";
-        b.className = "bs-cell";
-        b.dataset.cell = cell;
-        b.setAttribute("role", "gridcell");
-        b.setAttribute("aria-label", m.cellText(cell));
-        b.tabIndex = -1;
-        b.addEventListener("click", (ev) => this.onCell && this.onCell(cell, ev));
-        b.addEventListener("keydown", (ev) => this.onKey(cell, ev));
-        b.addEventListener("focus", () => this.setFocusable(cell));
-        rowEl.append(b);
-        this.cells.set(cell, b);
+        rowEl.append(this.cellButton(cell, "bs-cell", m.cellText(cell)));
       }
       root.append(rowEl);
     }
@@ -78,50 +64,19 @@ export class Grid {
     }
   }
 
-  setFocusable(cell) {
-    if (this.focusable === cell) return;
-    if (this.focusable) this.cells.get(this.focusable).tabIndex = -1;
-    this.focusable = cell;
-    this.cells.get(cell).tabIndex = 0;
+  // Screen coordinates (the grid's keys): x the column, y the row.
+
+  screenSize() {
+    return [this.m.width, this.m.height];
   }
 
-  /** Put the keyboard cursor on `cell` (and the focus, with `focus`). */
-  cursor(cell, focus = false) {
-    if (!this.cells.has(cell)) return;
-    this.setFocusable(cell);
-    if (focus) this.cells.get(cell).focus();
+  screenPos(cell) {
+    const [r, c] = this.m.cellPos(cell);
+    return [c, r];
   }
 
-  onKey(cell, ev) {
-    const m = this.m;
-    let [r, c] = m.cellPos(cell);
-    const ctrl = ev.ctrlKey || ev.metaKey;
-    switch (ev.key) {
-      case "ArrowUp": r -= 1; break;
-      case "ArrowDown": r += 1; break;
-      case "ArrowLeft": c -= 1; break;
-      case "ArrowRight": c += 1; break;
-      case "Home": c = 0; if (ctrl) r = 0; break;
-      case "End": c = m.width - 1; if (ctrl) r = m.height - 1; break;
-      default:
-        if (this.onKeyCb) this.onKeyCb(cell, ev);
-        return;
-    } // prettier-ignore
-    ev.preventDefault();
-    if (!m.onGrid(r, c)) return;
-    this.cursor(m.cellName(r, c), true);
-  }
-
-  /** The cell under a viewport point, or null. */
-  cellAt(x, y) {
-    const el = document.elementFromPoint(x, y);
-    const cell = el && el.closest(".bs-cell");
-    return cell && this.root.contains(cell) ? cell.dataset.cell : null;
-  }
-
-  /** The button of `cell`. */
-  element(cell) {
-    return this.cells.get(cell);
+  cellOnScreen(x, y) {
+    return this.m.cellName(y, x);
   }
 }
 

@@ -4,12 +4,12 @@
 // replay with both fleets open. A shot is a click, a tap, or Enter/Space on the grid's keyboard cursor; the client
 // only offers the cells the server's view lists as legal.
 
-import { creditBlock, gameControls, resultButtons } from "../../core/controls.js";
+import { PlayerBars } from "../../core/bars.js";
+import { controlSender, fillControls, fillResult } from "../../core/controls.js";
 import { h, toast } from "../../core/dom.js";
-import { SIDE_RU, otherSide, resultHeadline } from "../../core/i18n.js";
-import { api } from "../../core/net.js";
-import { LowTime, sounds } from "../../core/sound.js";
-import { Stepper } from "../../core/stepper.js";
+import { SIDE_RU, otherSide } from "../../core/i18n.js";
+import { sounds } from "../../core/sound.js";
+import { ReplayPanel } from "../../core/stepper.js";
 import { t, tn } from "../../core/t.js";
 import { Grid, LABELS, shotHtml } from "./grid.js";
 import { resultReason } from "./manifest.js";
@@ -32,8 +32,8 @@ export class PlayScreen {
     this.game = null;
     this.view = null;
     this.busy = false;
-    this.replay = null; // {data, index} while stepping through the record
-    this.lowTime = new LowTime();
+    this.replay = null; // {index} while stepping through the record
+    this.control = controlSender(ctx.send);
     // the grid played on is the opponent's; a spectator sees North's on the left, South's on the right
     this.targetSide = this.seat ? otherSide(this.seat) : "north";
     this.homeSide = this.seat || "south";
@@ -62,8 +62,13 @@ export class PlayScreen {
       name: seated ? "own" : this.homeSide,
       label: seated ? t("Ваше поле: выстрелы соперника") : t("Поле: {side}", { side: SIDE_RU[this.homeSide] }),
     });
-    this.targetBar = this.playerBar(this.targetSide);
-    this.homeBar = this.playerBar(this.homeSide);
+    this.bars = new PlayerBars(this.root, {
+      sides: [this.targetSide, this.homeSide],
+      seat: this.seat,
+      countdown: this.countdown,
+      turn: (side) => (this.game.status === "play" && this.view?.to_act === side ? t("стреляет") : null),
+    });
+    [this.targetBar, this.homeBar] = this.bars.bars;
     this.turnEl = h("p", { class: "bs-turn", "aria-live": "polite" });
     this.answerEl = h("p", { class: "bs-answer", "aria-live": "polite" });
     this.targetFleet = h("div", { class: "bs-fleet" });
@@ -76,9 +81,9 @@ export class PlayScreen {
     this.resultEl = h("section", { class: "result-panel", hidden: true, "aria-live": "polite" });
     this.drawEl = h("div", { class: "draw-offer", hidden: true, role: "status" });
     this.controlsEl = h("section", { class: "controls", "aria-label": t("Управление партией") });
-    this.replayEl = h("section", { class: "replay", "aria-label": t("Запись партии") }, h("h2", { class: "panel-title" }, t("Запись партии")));
-    this.replayBtn = h("button", { type: "button", class: "btn", onclick: () => this.openReplay() }, t("Смотреть запись"));
-    this.replayEl.append(this.replayBtn);
+    this.replayTop = h("div", { class: "bs-replay-top" }); // the replay's controls, right above the grids
+    this.replayPanel = this.makeReplay();
+    this.replayEl = this.replayPanel.el;
     this.replayEl.hidden = true;
     this.logEl = h("ol", { class: "log bs-log", reversed: true });
     const panel = h(
@@ -91,23 +96,15 @@ export class PlayScreen {
       h("section", { class: "log-box" }, h("h2", { class: "panel-title" }, t("Журнал выстрелов")), this.logEl),
     );
     const boards = h("div", { class: "bs-boards" }, targetBox, homeBox);
-    this.replayTop = h("div", { class: "bs-replay-top" }); // the replay's controls, right above the grids
     const main = h("div", { class: "bs-main" }, h("div", { class: "bs-info" }, this.turnEl, this.answerEl), this.replayTop, boards);
     this.root.append(h("div", { class: "bs-layout bs-play" }, main, panel));
     this.homeBar.el.insertBefore(sounds.toggleButton(), this.homeBar.clock);
-    this.countdown.bind(this.targetBar.clock, this.targetSide);
-    this.countdown.bind(this.homeBar.clock, this.homeSide);
-    this.peerTimer = setInterval(() => this.root.isConnected && this.game && this.tickSecond(), 1000);
+    this.bars.bindClocks();
   }
 
-  playerBar(side) {
-    const name = h("span", { class: "pb-name" });
-    const conn = h("span", { class: "pb-conn" });
-    const turn = h("span", { class: "pb-turn" });
-    const clock = h("span", { class: "clock", role: "timer", "aria-label": t("Часы: {side}", { side: SIDE_RU[side] }) });
-    const whose = this.seat ? (side === this.seat ? " own" : " enemy") : "";
-    const el = h("div", { class: `player-bar side-${side}${whose}` }, h("span", { class: "pb-dot", "aria-hidden": "true" }), name, turn, conn, clock);
-    return { el, side, name, conn, turn, clock };
+  /** The screen is replaced: the bars stop ticking. */
+  destroy() {
+    this.bars.stop();
   }
 
   // --- server messages ----------------------------------------------------------------------
@@ -116,7 +113,7 @@ export class PlayScreen {
   update(game, view) {
     const ended = this.game?.status === "play" && game.status !== "play";
     for (const name of soundsFor(this.game && { game: this.game, view: this.view }, { game, view }, this.seat)) sounds.play(name);
-    this.gameAt = performance.now();
+    this.bars.set(game);
     if (!this.view || !view || this.view.ply !== view.ply) this.busy = false;
     this.game = game;
     this.view = view;
@@ -152,47 +149,34 @@ export class PlayScreen {
     this.render();
   }
 
-  control(type, question) {
-    if (question && !confirm(question)) return;
-    if (!this.send({ type })) toast(t("Нет связи с сервером"));
-  }
-
   // --- replay -------------------------------------------------------------------------------
 
-  async openReplay() {
-    if (!this.replayData) {
-      try {
-        this.replayData = await api("GET", `/api/games/${encodeURIComponent(this.gameId)}/replay`);
-      } catch (e) {
-        toast(e.message);
-        return;
-      }
-      const plies = this.replayData.plies || [];
-      this.stepper = new Stepper({
-        count: plies.length,
-        onShow: (i) => {
-          this.replay = { index: i };
-          this.render();
-        },
-        label: (i) => {
-          const p = i > 0 ? plies[i - 1] : null;
-          if (!p) return tn("Начальная расстановка ({n} полуход)", "Начальная расстановка ({n} полуходов)", plies.length);
-          const what = p.answer ? `${this.m.cellText(p.action)} — ${this.m.answerText(this.replayData.options?.rules || this.rules, p)}` : p.action;
-          return t("Полуход {i} из {n}: {side}, {action}", { i, n: plies.length, side: SIDE_RU[p.side] || "", action: what });
-        },
-        onClose: () => {
-          this.replay = null;
-          this.stepper.el.hidden = true;
-          this.replayBtn.hidden = false;
-          this.render();
-        },
-      });
-      this.replayTop.append(this.stepper.el);
-    }
-    this.stepper.el.hidden = false;
-    this.replayBtn.hidden = true;
-    this.stepper.show(this.stepper.index);
-    this.replayTop.scrollIntoView({ block: "nearest" }); // a phone: from the panel below up to the grids
+  /** The record's panel; open, its stepper sits above the grids and both fleets show as they stood. */
+  makeReplay() {
+    return new ReplayPanel({
+      gameId: this.gameId,
+      holder: this.replayTop,
+      prepare: (data) => {
+        this.replayData = data;
+        return (data.plies || []).length;
+      },
+      onShow: (_data, i) => {
+        this.replay = { index: i };
+        this.render();
+      },
+      label: (data, i) => {
+        const plies = data.plies || [];
+        const p = i > 0 ? plies[i - 1] : null;
+        if (!p) return tn("Начальная расстановка ({n} полуход)", "Начальная расстановка ({n} полуходов)", plies.length);
+        const what = p.answer ? `${this.m.cellText(p.action)} — ${this.m.answerText(data.options?.rules || this.rules, p)}` : p.action;
+        return t("Полуход {i} из {n}: {side}, {action}", { i, n: plies.length, side: SIDE_RU[p.side] || "", action: what });
+      },
+      onOpen: () => this.replayTop.scrollIntoView({ block: "nearest" }), // a phone: from the panel below up to the grids
+      onClose: () => {
+        this.replay = null;
+        this.render();
+      },
+    });
   }
 
   /** What the grid of `side` shows: its ships (null: hidden), the shots at it, the ring marks, the last shot. */
@@ -227,7 +211,7 @@ export class PlayScreen {
     if (!this.game) return;
     this.renderGrid(this.attack, this.targetSide, this.canShoot());
     this.renderGrid(this.own, this.homeSide, false);
-    this.renderBars();
+    this.bars.render();
     this.renderTurn();
     this.renderFleets();
     this.renderControls();
@@ -267,33 +251,6 @@ export class PlayScreen {
       const html = shot ? shotHtml(shot.answer) : marks.has(cell) ? `<span class="bs-mark" aria-hidden="true"></span>` : "";
       return { cls, html, label: labels.join(", "), title: shot ? this.m.answerText(this.rules, shot) : "" };
     });
-  }
-
-  tickSecond() {
-    this.renderBars();
-    const seat = this.seat;
-    if (seat && this.game.status === "play") this.lowTime.check(this.countdown.isRunning(seat), this.countdown.remaining(seat), this.game.version);
-  }
-
-  renderBars() {
-    const g = this.game;
-    for (const bar of [this.targetBar, this.homeBar]) {
-      const p = g.players?.[bar.side] || {};
-      const bot = p.bot ? ` — ${t(p.bot.name)}` : "";
-      bar.name.textContent = `${SIDE_RU[bar.side]}${bar.side === this.seat ? t(" (вы)") : bot}`;
-      const acting = g.status === "play" && this.view?.to_act === bar.side;
-      bar.turn.textContent = acting ? t("стреляет") : "";
-      bar.el.classList.toggle("acting", acting);
-      if (bar.side === this.seat) bar.conn.textContent = "";
-      else if (p.bot) bar.conn.textContent = "";
-      else if (!p.joined) bar.conn.textContent = t("не присоединился");
-      else if (p.connected) bar.conn.textContent = t("в сети");
-      else {
-        const ms = (p.disconnected_ms || 0) + (performance.now() - this.gameAt);
-        bar.conn.textContent = t("нет связи {s} с", { s: Math.floor(ms / 1000) });
-      }
-      bar.conn.classList.toggle("offline-peer", !!p.joined && !p.connected && bar.side !== this.seat);
-    }
   }
 
   /** The last shot of the game, in words, and whose turn it is (with the salvo's shots left). */
@@ -354,39 +311,14 @@ export class PlayScreen {
   }
 
   renderControls() {
-    const g = this.game;
-    const el = this.controlsEl;
-    el.innerHTML = "";
-    el.hidden = !this.seat || g.status !== "play";
-    this.drawEl.hidden = true;
-    if (el.hidden) return;
-    const { row, offer } = gameControls(g, this.seat, (type, question) => this.control(type, question));
-    el.append(row);
-    if (offer) {
-      this.drawEl.hidden = false;
-      this.drawEl.innerHTML = "";
-      this.drawEl.append(...offer);
-    }
+    fillControls(this.controlsEl, this.drawEl, { game: this.game, seat: this.seat, control: this.control });
   }
 
   renderResult() {
     const g = this.game;
-    const over = g.status === "over" || g.status === "aborted";
-    this.resultEl.hidden = !over;
     this.replayEl.hidden = g.status !== "over" || !!this.replay; // open, its controls sit above the grids
-    if (!over) return;
-    const result = g.result || this.view?.result;
-    this.resultEl.innerHTML = "";
-    const headline = g.status === "aborted" ? t("Партия прервана") : resultHeadline(result, this.seat);
-    const cls = !result?.winner ? "draw" : result.winner === this.seat ? "win" : this.seat ? "loss" : "draw";
-    const reason = g.status === "aborted" ? "" : resultReason(result, this.seat);
-    this.resultEl.className = `result-panel ${cls}`;
-    this.resultEl.append(h("h2", {}, headline));
-    if (reason) this.resultEl.append(h("p", { class: "reason" }, reason));
-    if (g.status === "over") this.resultEl.append(h("p", { class: "muted" }, t("Оба флота открыты: нетронутые корабли видны на обоих полях.")));
-    const credit = creditBlock(g.credit);
-    if (credit) this.resultEl.append(credit);
-    this.resultEl.append(resultButtons({ game: g, seat: this.seat, gameId: this.gameId, control: (type) => this.control(type), file: `battleship-${this.gameId}.json` }));
+    const more = g.status === "over" ? [h("p", { class: "muted" }, t("Оба флота открыты: нетронутые корабли видны на обоих полях."))] : [];
+    fillResult(this.resultEl, { game: g, view: this.view, seat: this.seat, reasonText: resultReason, more, gameId: this.gameId, control: this.control, file: `battleship-${this.gameId}.json` });
   }
 
   renderLog() {

@@ -4,48 +4,31 @@
 // it; auto-arrangement in either style, saved setups per rule set, «Готов» and the setup timer.
 
 import { h, toast } from "../../core/dom.js";
-import { otherSide } from "../../core/i18n.js";
-import { api } from "../../core/net.js";
+import { SavedSetups, SetupScreenBase, afterDrag, trackDrag } from "../../core/setup.js";
 import { t } from "../../core/t.js";
 import { Grid } from "./grid.js";
 import { dirOf, draftOf, fitCells, hullClasses, lineCells, shipsOf } from "./ships.js";
 
 const UPDATE_DELAY_MS = 300;
-const DRAG_THRESHOLD_PX = 6;
 
-// a stopwatch drawn inline: an emoji (⏱) is a blank box where the system has no emoji font (Debian's Chromium)
-const STOPWATCH = `<svg class="ctl-icon" viewBox="0 0 24 24" focusable="false"><circle cx="12" cy="13" r="8" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 13V9M10 2h4M19 5l-1.5 1.5" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>`;
-
-export class SetupScreen {
+export class SetupScreen extends SetupScreenBase {
   /**
    * @param {HTMLElement} root
    * @param {{manifest: import("./manifest.js").Manifest, side: string, rules: string, options: object,
    *          send: (msg: object) => boolean, countdown: import("../../core/clock.js").Countdown}} ctx
    */
   constructor(root, ctx) {
-    this.root = root;
+    super(root, ctx, { updateDelayMs: UPDATE_DELAY_MS, compactTimer: true });
     this.m = ctx.manifest;
-    this.side = ctx.side;
     this.rules = ctx.rules;
     this.options = ctx.options;
-    this.send = ctx.send;
-    this.countdown = ctx.countdown;
     this.fleet = this.m.fleet(this.rules);
     this.ships = []; // [{code, cells}]
-    this.problems = [];
-    this.ready = false;
-    this.dirty = false;
-    this.synced = false;
-    this.awaitingAuto = false;
-    this.asked = [];
     this.dir = "h"; // the direction of the next ship taken from the dock
     this.pickCode = null; // a class chosen in the dock for tap-to-place
     this.selected = -1; // index of the selected placed ship
-    this.drag = null;
-    this.suppressClick = false;
-    this.updateTimer = null;
+    this.drag = null; // the press being dragged
     this.build();
-    this.loadSaved();
   }
 
   // --- layout -------------------------------------------------------------------------------
@@ -60,23 +43,20 @@ export class SetupScreen {
       onCell: (cell) => this.onCellClick(cell),
       onKey: (cell, ev) => this.onGridKey(cell, ev),
     });
-    this.opponentEl = h("span", { class: "opp-state" });
-    this.timerEl = h("span", { class: "clock setup-clock" });
-    this.timerBox = h("span", { class: "setup-timer", title: t("Время на расстановку") }, h("span", { class: "wide-only" }, t("Время на расстановку:")), h("span", { class: "narrow-only", "aria-hidden": "true", html: STOPWATCH }), " ", this.timerEl);
     this.countEl = h("span", { class: "placed-count" });
     this.dockEl = h("div", { class: "bs-dock", role: "listbox", "aria-label": t("Корабли: перетащите на поле") });
     this.rotateBtn = h("button", { type: "button", class: "btn", onclick: () => this.rotateKey() }, "");
     this.removeBtn = h("button", { type: "button", class: "btn", onclick: () => this.removeSelected() }, t("Убрать с поля"));
     this.hintEl = h("p", { class: "hint", "aria-live": "polite" });
-    this.autoBtns = this.m.setupStyles().map(([style, label]) => h("button", { type: "button", class: "btn", dataset: { style }, onclick: () => this.onAuto(style) }, label));
-    this.clearBtn = h("button", { type: "button", class: "btn", onclick: () => this.onClear() }, t("Очистить"));
-    this.readyBtn = h("button", { type: "button", class: "btn primary big", onclick: () => this.onReady() }, t("Готов"));
+    this.autoBtns = this.m.setupStyles().map(([style, label]) => this.autoButton(label, style));
     this.problemsEl = h("ol", { class: "bs-problems", "aria-live": "polite" });
-    this.savedSelect = h("select", { "aria-label": t("Сохранённые расстановки") });
-    this.saveName = h("input", { type: "text", maxlength: "40", placeholder: t("Название"), "aria-label": t("Название расстановки") });
-    this.loadBtn = h("button", { type: "button", class: "btn", onclick: () => this.onLoad() }, t("Загрузить"));
-    this.deleteBtn = h("button", { type: "button", class: "btn", "aria-label": t("Удалить выбранную расстановку"), onclick: () => this.onDelete() }, t("Удалить"));
-    this.saveBtn = h("button", { type: "button", class: "btn", onclick: () => this.onSave() }, t("Сохранить"));
+    // saved setups are kept per rule set: a fleet is the rule set's
+    this.saved = new SavedSetups({
+      query: `game=battleship&rules=${encodeURIComponent(this.rules)}`,
+      body: () => ({ setup: this.draftJson(), game: "battleship", options: { rules: this.rules } }),
+      load: (setup) => this.loadSetup(setup),
+      summary: [" ", h("span", { class: "muted" }, `(${this.m.roomText({ rules: this.rules })})`)],
+    });
 
     const panel = h(
       "aside",
@@ -88,13 +68,7 @@ export class SetupScreen {
       h("div", { class: "button-row bs-auto" }, h("span", { class: "bs-auto-label" }, t("Авторасстановка:")), ...this.autoBtns),
       h("div", { class: "button-row" }, this.clearBtn),
       h("div", { class: "button-row ready-row" }, this.readyBtn),
-      h(
-        "details",
-        { class: "saved" },
-        h("summary", {}, t("Мои расстановки"), " ", h("span", { class: "muted" }, `(${this.m.roomText({ rules: this.rules })})`)),
-        h("div", { class: "button-row" }, this.savedSelect, this.loadBtn, this.deleteBtn),
-        h("div", { class: "button-row" }, this.saveName, this.saveBtn),
-      ),
+      this.saved.el,
     );
     const head = h(
       "div",
@@ -129,54 +103,15 @@ export class SetupScreen {
     }
   }
 
-  // --- server messages ----------------------------------------------------------------------
+  // --- the draft ---------------------------------------------------------------------------
 
-  /** A snapshot during setup: `game` and `setup` ({draft, problems, ready} or null). */
-  update(game, setup) {
-    const opp = game.players?.[otherSide(this.side)];
-    const who = opp?.bot ? `${t(opp.bot.name)} — ` : "";
-    this.opponentEl.textContent = who + (!opp?.joined ? t("ещё не присоединился") : opp.ready ? t("готов") : t("расставляет"));
-    this.opponentEl.className = `opp-state ${opp?.ready ? "ok" : ""}`;
-    this.timerBox.hidden = game.clocks?.setup_ms == null;
-    if (setup) this.applyState(setup, (!this.synced && !this.awaitingAuto) || setup.ready);
+  draftJson() {
+    return draftOf(this.ships);
   }
 
-  onReconnect() {
-    this.asked = [];
-    this.awaitingAuto = false;
-    if (!this.ready && this.synced) this.ask("update");
-  }
-
-  ask(type, extra = {}) {
-    const ok = this.send({ type: `setup.${type}`, setup: draftOf(this.ships), ...extra });
-    if (ok) this.asked.push(type);
-    if (ok && type === "auto") this.awaitingAuto = true;
-    return ok;
-  }
-
-  onSetupState(state) {
-    const answered = this.asked.shift() || "update";
-    if (answered === "auto") this.awaitingAuto = this.asked.includes("auto");
-    this.applyState(state, answered === "auto" || !this.synced || !!state.ready);
-  }
-
-  applyState(state, takeDraft) {
-    if (takeDraft && state.draft) {
-      this.ships = shipsOf(this.m, this.fleet, state.draft);
-      this.selected = -1;
-      this.dirty = false;
-      this.synced = true;
-    }
-    if (!this.dirty) this.problems = state.problems || [];
-    this.ready = !!state.ready;
-    this.render();
-  }
-
-  onError(msg) {
-    this.asked.shift();
-    this.awaitingAuto = this.asked.includes("auto");
-    if (Array.isArray(msg.detail?.problems)) this.problems = msg.detail.problems;
-    this.render();
+  takeDraft(draft) {
+    this.ships = shipsOf(this.m, this.fleet, draft);
+    this.selected = -1;
   }
 
   /** The screen is replaced: stop listening to the page's keys. */
@@ -212,16 +147,6 @@ export class SetupScreen {
 
   shipAt(cell) {
     return this.ships.findIndex((s) => s.cells.includes(cell));
-  }
-
-  changed() {
-    this.dirty = true;
-    this.render();
-    clearTimeout(this.updateTimer);
-    this.updateTimer = setTimeout(() => {
-      this.dirty = false;
-      this.ask("update");
-    }, UPDATE_DELAY_MS);
   }
 
   /** The cells of a ship of `size` whose segment `grab` lies on `cell`, going `dir` (null: off the grid). */
@@ -279,14 +204,14 @@ export class SetupScreen {
   // --- clicks and keys ----------------------------------------------------------------------
 
   pick(code) {
-    if (this.suppressClick || this.ready) return;
+    if (afterDrag() || this.ready) return;
     this.selected = -1;
     this.pickCode = this.pickCode === code || this.left(code) <= 0 ? null : code;
     this.render();
   }
 
   onCellClick(cell) {
-    if (this.suppressClick || this.ready) return;
+    if (afterDrag() || this.ready) return;
     const i = this.shipAt(cell);
     if (i >= 0) {
       // a tap on a placed ship turns it (rules: a ship is a straight line, either way)
@@ -346,11 +271,9 @@ export class SetupScreen {
 
   onAuto(style) {
     if (this.ready) return;
-    clearTimeout(this.updateTimer);
-    this.dirty = false;
     this.selected = -1;
     this.pickCode = null;
-    if (!this.ask("auto", { style })) toast(t("Нет связи с сервером"));
+    super.onAuto(style);
   }
 
   onClear() {
@@ -360,70 +283,16 @@ export class SetupScreen {
     this.changed();
   }
 
-  onReady() {
-    if (!this.isComplete()) return;
-    clearTimeout(this.updateTimer);
-    this.dirty = false;
-    if (!this.ask("ready")) toast(t("Нет связи с сервером"));
-  }
-
   isComplete() {
     return this.ships.length === this.totalShips() && this.fleet.every((s) => this.left(s.code) === 0) && !this.dirty && this.problems.length === 0;
   }
 
-  // --- saved setups (per rule set: a fleet is the rule set's) ---------------------------------
-
-  savedQuery() {
-    return `game=battleship&rules=${encodeURIComponent(this.rules)}`;
-  }
-
-  async loadSaved() {
-    try {
-      const data = await api("GET", `/api/setups?${this.savedQuery()}`);
-      this.saved = Array.isArray(data) ? data : [];
-    } catch {
-      this.saved = [];
-    }
-    this.savedSelect.innerHTML = "";
-    if (!this.saved.length) this.savedSelect.append(h("option", { value: "" }, t("нет сохранённых")));
-    for (const s of this.saved) this.savedSelect.append(h("option", { value: String(s.id) }, s.name));
-    this.loadBtn.disabled = this.deleteBtn.disabled = !this.saved.length;
-  }
-
-  async onSave() {
-    const name = this.saveName.value.trim();
-    if (!name) {
-      toast(t("Введите название расстановки"));
-      this.saveName.focus();
-      return;
-    }
-    try {
-      await api("POST", "/api/setups", { name, setup: draftOf(this.ships), game: "battleship", options: { rules: this.rules } });
-      this.saveName.value = "";
-      toast(t("Расстановка «{name}» сохранена", { name }), 2500);
-      await this.loadSaved();
-    } catch (e) {
-      toast(e.message);
-    }
-  }
-
-  onLoad() {
-    const s = this.saved?.find((x) => String(x.id) === this.savedSelect.value);
-    if (!s || this.ready) return;
-    this.ships = shipsOf(this.m, this.fleet, s.setup || {});
+  /** Take a saved setup. */
+  loadSetup(setup) {
+    if (this.ready) return;
+    this.ships = shipsOf(this.m, this.fleet, setup);
     this.selected = -1;
     this.changed();
-  }
-
-  async onDelete() {
-    const s = this.saved?.find((x) => String(x.id) === this.savedSelect.value);
-    if (!s || !confirm(t("Удалить расстановку «{name}»?", { name: s.name }))) return;
-    try {
-      await api("DELETE", `/api/setups/${encodeURIComponent(s.id)}`);
-      await this.loadSaved();
-    } catch (e) {
-      toast(e.message);
-    }
   }
 
   // --- drag and drop (pointer events: mouse, pen and touch) ---------------------------------
@@ -436,7 +305,7 @@ export class SetupScreen {
       if (i < 0) return;
       const s = this.ships[i];
       const dir = dirOf(this.m, s.cells);
-      this.startPress(ev, { ship: i, code: s.code, size: s.cells.length, grab: s.cells.indexOf(cellEl.dataset.cell), dir: dir === "1" ? this.dir : dir });
+      this.press(ev, { ship: i, code: s.code, size: s.cells.length, grab: s.cells.indexOf(cellEl.dataset.cell), dir: dir === "1" ? this.dir : dir });
     });
     this.dockEl.addEventListener("pointerdown", (ev) => {
       const item = ev.target.closest(".bs-dock-item");
@@ -444,51 +313,31 @@ export class SetupScreen {
       const cls = this.fleet.find((s) => s.code === item.dataset.code);
       const seg = ev.target.closest(".bs-seg");
       const grab = seg ? Number(seg.dataset.i) : 0;
-      this.startPress(ev, { ship: -1, code: cls.code, size: cls.size, grab, dir: this.dir });
+      this.press(ev, { ship: -1, code: cls.code, size: cls.size, grab, dir: this.dir });
     });
   }
 
-  startPress(ev, what) {
-    if (ev.button !== 0) return;
-    const press = { ...what, x: ev.clientX, y: ev.clientY, lastX: ev.clientX, lastY: ev.clientY, id: ev.pointerId, ghost: null, cells: null };
-    const move = (e) => {
-      if (e.pointerId !== press.id) return;
-      if (!press.ghost) {
-        if (Math.hypot(e.clientX - press.x, e.clientY - press.y) < DRAG_THRESHOLD_PX) return;
+  /** A press on a ship (`ship` its index, or -1 from the dock) that may become a drag. */
+  press(ev, what) {
+    const press = { ...what, lastX: ev.clientX, lastY: ev.clientY, ghost: null, cells: null };
+    trackDrag(ev, {
+      start: () => {
         this.drag = press;
         press.ghost = h("div", { class: "bs-ghost", "aria-hidden": "true" });
         document.body.append(press.ghost);
         this.paintGhost();
         this.layout.classList.add("dragging");
-      }
-      e.preventDefault();
-      this.dragOver(e.clientX, e.clientY);
-    };
-    const up = (e) => {
-      if (e.pointerId !== press.id) return;
-      window.removeEventListener("pointermove", move);
-      window.removeEventListener("pointerup", up);
-      window.removeEventListener("pointercancel", up);
-      if (!press.ghost) return; // a click: the click handler does it
-      press.ghost.remove();
-      this.drag = null;
-      this.layout.classList.remove("dragging");
-      this.dockEl.classList.remove("drop-hover");
-      this.suppressClick = true;
-      setTimeout(() => (this.suppressClick = false), 0);
-      if (e.type === "pointercancel") return this.render();
-      this.drop(press, e);
-    };
-    window.addEventListener("pointermove", move, { passive: false });
-    window.addEventListener("pointerup", up);
-    window.addEventListener("pointercancel", up);
-    if (ev.target.releasePointerCapture) {
-      try {
-        ev.target.releasePointerCapture(ev.pointerId); // touch captures implicitly: we hit-test ourselves
-      } catch {
-        /* not captured */
-      }
-    }
+      },
+      move: (e) => this.dragOver(e.clientX, e.clientY),
+      end: (e) => {
+        press.ghost.remove();
+        this.drag = null;
+        this.layout.classList.remove("dragging");
+        this.dockEl.classList.remove("drop-hover");
+        if (e.type === "pointercancel") return this.render();
+        this.drop(press, e);
+      },
+    });
   }
 
   /** The floating ship under the pointer, at the grid's cell size, the grabbed segment under the pointer. */
@@ -581,12 +430,8 @@ export class SetupScreen {
     for (const item of this.dockEl.children) {
       const code = item.dataset.code;
       const left = this.left(code);
-      item.querySelector(".bs-dock-count").textContent = `×${left}`;
-      item.classList.toggle("empty", left <= 0);
-      item.classList.toggle("selected", this.pickCode === code);
-      item.setAttribute("aria-selected", String(this.pickCode === code));
-      item.setAttribute("aria-label", t("{name}, осталось {left}", { name: this.m.shipName(this.rules, code), left }));
-      item.disabled = this.ready;
+      const label = t("{name}, осталось {left}", { name: this.m.shipName(this.rules, code), left });
+      this.renderStockItem(item, { count: item.querySelector(".bs-dock-count"), left, chosen: this.pickCode === code, label });
     }
     const placed = this.ships.length;
     this.countEl.textContent = t("{n} из {total}", { n: placed, total: this.totalShips() });
@@ -594,10 +439,8 @@ export class SetupScreen {
     this.rotateBtn.disabled = this.ready;
     this.removeBtn.disabled = this.ready || this.selected < 0;
     for (const b of this.autoBtns) b.disabled = this.ready;
-    this.clearBtn.disabled = this.ready || placed === 0;
-    this.readyBtn.disabled = this.ready || !this.isComplete();
-    this.readyBtn.textContent = this.ready ? t("Вы готовы ✓") : t("Готов");
-    this.saveBtn.disabled = placed === 0;
+    this.renderButtons(placed);
+    this.saved.canSave(placed > 0);
     this.hintEl.textContent = this.ready
       ? t("Расстановка принята. Ждём соперника…")
       : this.pickCode
