@@ -27,6 +27,8 @@ router = APIRouter(tags=["pages"])
 OPTION_PREFIX = "opt_"
 #: The board's column letters as one message (the client's ``pt("columns", …)``).
 _COLUMNS = "".join(COLUMNS_RU)
+
+
 def client_entry(key: str) -> str:
     """The URL of the entry module of game ``key``'s browser client (``/static/js/games/<key>/main.js``)."""
     return f"/static/js/games/{key}/main.js"
