@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar
@@ -134,6 +134,30 @@ class Record:
             "actions": [str(a) for a in self.actions],
         }
 
+    def start(self) -> Any:
+        """A new game (a :class:`RecordedGame`) from the record's setups and settings, before any action."""
+        raise NotImplementedError
+
+    def replay(self, upto: int | None = None) -> Any:
+        """The game after the first ``upto`` actions (all by default).
+
+        :raises IllegalAction: with the code of the first illegal action, its ply in the reason."""
+        game = self.start()
+        for ply, action in enumerate(self.actions[:upto]):
+            try:
+                game.apply(action)
+            except IllegalAction as e:
+                raise IllegalAction(e.code, f"ply {ply} ({action}): {e.reason}") from None
+        return game
+
+    def states(self) -> Iterator[Any]:
+        """Every state of the game in turn, from the opening to the last (copies)."""
+        game = self.start()
+        yield game.state.copy()
+        for action in self.actions:
+            game.apply(action)
+            yield game.state.copy()
+
     def _sides(self) -> list[Any]:
         """The sides in their enum's order (South first), whatever order the setups were given in."""
         return list(type(next(iter(self.setups)))) if self.setups else []
@@ -170,7 +194,7 @@ class RecordedGame:
 
     def fresh(self) -> Any:
         """A new game from the same setups and settings (its opening, to replay the record on)."""
-        raise NotImplementedError
+        return self.record.start()
 
 
 class RecordedRuleset:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from ...common import Record, RecordedGame, record_parts
@@ -78,26 +78,9 @@ class GameRecord(Record):
             raise IllegalAction("bad_record", f"a record must be JSON: {e}") from None
         return cls.from_dict(data)
 
-    def replay(self, upto: int | None = None) -> Game:
-        """A :class:`Game` after the first ``upto`` actions (all by default).
-
-        :raises IllegalAction: with the code of the first illegal action, its ply in the reason.
-        """
-        game = Game(self.setups[Side.SOUTH], self.setups[Side.NORTH], self.settings)
-        for ply, action in enumerate(self.actions[:upto]):
-            try:
-                game.apply(action)
-            except IllegalAction as e:
-                raise IllegalAction(e.code, f"ply {ply} ({action}): {e.reason}") from None
-        return game
-
-    def states(self) -> Iterator[GameState]:
-        """Every state of the game in turn, from the opening to the last (copies)."""
-        game = Game(self.setups[Side.SOUTH], self.setups[Side.NORTH], self.settings)
-        yield game.state.copy()
-        for action in self.actions:
-            game.apply(action)
-            yield game.state.copy()
+    def start(self) -> Game:
+        """A new :class:`Game` from the record's setups and settings (:meth:`replay`, :meth:`states`)."""
+        return Game(self.setups[Side.SOUTH], self.setups[Side.NORTH], self.settings)
 
 
 class Game(RecordedGame):
@@ -116,10 +99,6 @@ class Game(RecordedGame):
     def new_random(cls, rng: random.Random, settings: Mapping[str, Any] | None = None) -> Game:
         """A game from two auto-arranged setups drawn from ``rng`` (South's first)."""
         return cls(auto_arrange(Side.SOUTH, rng), auto_arrange(Side.NORTH, rng), settings)
-
-    def fresh(self) -> Game:
-        """A new game from the same setups and settings."""
-        return Game(self.record.setups[Side.SOUTH], self.record.setups[Side.NORTH], self.record.settings)
 
     def legal_actions(self) -> list[Action]:
         """Legal actions of the side to act (see :func:`admiral.games.admiral.rules.legal_actions`)."""
