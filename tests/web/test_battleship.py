@@ -144,8 +144,12 @@ def test_a_setup_with_touching_ships_is_refused_with_its_reason(browsers) -> Non
 
 @pytest.mark.parametrize(
     "options",
-    [{"rules": "chess"}, {"rules": "classic", "salvo": True}, {"rules": "hasbro", "colour": "red"}],
-)
+    [
+        {"rules": "chess"}, {"rules": "classic", "salvo": True}, {"rules": "hasbro", "colour": "red"},
+        # a flag is a JSON boolean, not a word or a number
+        {"rules": "hasbro", "salvo": "yes"}, {"rules": "hasbro", "salvo": "true"}, {"rules": "hasbro", "named": 0},
+    ],
+)  # fmt: skip
 def test_bad_room_options_are_refused(browsers, options: dict) -> None:
     b = browsers()
     r = b.post("/games", json={"game": "battleship", "options": options})
@@ -175,6 +179,9 @@ def test_saved_setups_are_kept_per_game_and_fleet(browsers) -> None:
     assert b.get("/api/setups").json() == []  # «Адмирал»'s own list
     r = b.post("/api/setups", json={"name": "x", "setup": {"a1": "C"}, "game": "battleship", "options": {}})
     assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_setup"
+    r = b.post("/api/setups", json={"name": "x", "setup": {"a1": "C"}, "game": "battleship",
+                                    "options": {"rules": "hasbro", "salvo": "yes"}})  # fmt: skip
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_options"
 
 
 @pytest.mark.parametrize(("level", "rules"), [(1, "classic"), (3, "salvo"), (5, "unnamed")])

@@ -72,10 +72,9 @@ class TestOptions:
         [
             ({}, CLASSIC),
             ({"rules": "hasbro"}, HASBRO),
-            ({"rules": "hasbro", "salvo": "on"}, SALVO),
-            ({"rules": "hasbro", "salvo": "true", "named": "false"}, {**SALVO, "named": False}),
-            ({"rules": "hasbro", "salvo": 1, "named": 0}, {**SALVO, "named": False}),
-            ({"rules": "classic", "salvo": "off", "named": True}, CLASSIC),  # defaults of options that do not apply
+            ({"rules": "hasbro", "salvo": True}, SALVO),
+            ({"rules": "hasbro", "salvo": True, "named": False}, {**SALVO, "named": False}),
+            ({"rules": "classic", "salvo": False, "named": True}, CLASSIC),  # defaults of options that do not apply
         ],
     )
     def test_normalised(self, raw, want):
@@ -83,11 +82,18 @@ class TestOptions:
 
     @pytest.mark.parametrize(
         "raw",
-        [{"rules": "classic", "salvo": True}, {"salvo": "on"}, {"named": False}, {"rules": "x"}, {"salvo": "maybe"},
+        [{"rules": "classic", "salvo": True}, {"salvo": True}, {"named": False}, {"rules": "x"}, {"salvo": "maybe"},
          {"mines": 2}],
     )  # fmt: skip
     def test_refused(self, raw):  # rules D3, D4: salvo and «hits not named» are Hasbro options
         assert code_of(lambda: RS.options(raw)) == "bad_options"
+
+    @pytest.mark.parametrize("value", ["yes", "on", "true", "1", "", 1, 0, None, [True]])
+    @pytest.mark.parametrize("name", ["salvo", "named"])
+    def test_a_flag_is_a_json_boolean(self, name, value):  # the option schema: choices False/True, nothing else
+        with pytest.raises(RuleError) as e:
+            RS.options({"rules": "hasbro", name: value})
+        assert e.value.code == "bad_options" and repr(value) in e.value.reason
 
 
 class TestSetup:

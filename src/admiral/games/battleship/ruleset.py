@@ -6,7 +6,7 @@ actions as notation (a shot is its cell, ``"b5"``), views from the one view func
 problems, answers) go through the catalogs; the rules' own reasons are English.
 
 >>> rs = BattleshipRuleset()
->>> opts = rs.options({"rules": "hasbro", "salvo": "on"})
+>>> opts = rs.options({"rules": "hasbro", "salvo": True})
 >>> opts
 {'rules': 'hasbro', 'salvo': True, 'named': True}
 >>> setups = {s: rs.auto_setup(s, n, {}, opts) for n, s in enumerate(("south", "north"))}
@@ -96,10 +96,6 @@ _ANSWER_RU = {
     ("hasbro", Answer.HIT): N_("Попал"),
     ("hasbro", Answer.SUNK): N_("Потоплен"),
 }
-
-_TRUE = ("true", "on", "1", "yes")
-_FALSE = ("false", "off", "0", "no", "")
-_BOOL_OPTIONS = ("salvo", "named")
 
 
 def _err(e: IllegalAction) -> RuleError:
@@ -200,8 +196,9 @@ class BattleshipRuleset(RecordedRuleset):
 
     def options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """The room options from ``raw``: ``rules`` (``"classic"``, ``"hasbro"``), ``salvo`` and ``named``
-        (``bool``, or form strings ``"on"``/``"true"``/``"1"``…). Missing ones take their defaults; the stored
-        dict always has all three.
+        (JSON booleans only, as :attr:`GameInfo.options` gives their choices: ``"yes"``, ``"true"``, ``1`` or
+        ``null`` are refused; a form's words are the web layer's to read). Missing ones take their defaults; the
+        stored dict always has all three.
 
         An option that does not apply is refused when set to anything but its default (``salvo`` true or ``named``
         false under classic, D3, D4): the room would promise a game the rules do not have. Its default value is
@@ -209,16 +206,7 @@ class BattleshipRuleset(RecordedRuleset):
 
         :raises RuleError: ``bad_options`` naming an unknown option, a bad value or an option that does not apply.
         """
-        clean: dict[str, Any] = {}
-        for name, value in dict(raw or {}).items():
-            if name in _BOOL_OPTIONS and isinstance(value, str):
-                low = value.strip().lower()
-                if low in _TRUE or low in _FALSE:
-                    value = low in _TRUE
-            elif name in _BOOL_OPTIONS and type(value) is int and value in (0, 1):
-                value = bool(value)
-            clean[name] = value
-        rules = _rules(clean)
+        rules = _rules(raw)
         return {"rules": rules.key, "salvo": rules.salvo, "named": rules.named}
 
     def setup_variant(self, options: Mapping[str, Any]) -> str:
