@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+from admiral.i18n import use
 from admiral.service import GameService, GameSettings, ServiceError
 
 from .conftest import NORTH, SOUTH, FakeTime
@@ -173,3 +174,31 @@ async def test_a_second_claim_of_the_invite_is_a_spectator(session) -> None:
     assert await session.claim(code, "c" * 64) == game_id
     g = session.games[game_id]
     assert session.role(g, "c" * 64) == "spectator" and session.role(g, NORTH) == "north"
+
+
+@pytest.mark.parametrize("ending", ["resign", "abort"])
+async def test_prefs_after_the_end_are_refused_and_change_nothing(session, friend_game, store, ending) -> None:
+    from admiral.service.messages import parse_client_message
+
+    def prefs(on: bool) -> object:
+        return parse_client_message(f'{{"type": "prefs", "auto_declare": {str(on).lower()}}}')
+
+    g = await friend_game()
+    await _ready(session, g)
+    await session.handle(g, "south", prefs(True))  # in play: taken
+    assert g.seats["south"].auto_declare is True
+    await session.handle(g, "north", parse_client_message(f'{{"type": "{ending}"}}'))
+    assert g.status == ("over" if ending == "resign" else "aborted")
+    writes = store.calls.count("update_seat")
+    for on in (False, True):
+        with pytest.raises(ServiceError) as refused:
+            await session.handle(g, "south", prefs(on))
+        assert refused.value.code == "game_over"
+        assert refused.value.message == "Партия окончена: настройки этой партии больше не меняются."
+    with use("en"), pytest.raises(ServiceError) as refused:
+        await session.handle(g, "north", prefs(True))
+    assert refused.value.message == "The game is over: its settings can no longer be changed."
+    assert g.seats["south"].auto_declare is True and g.seats["north"].auto_declare is False
+    assert store.calls.count("update_seat") == writes  # nothing stored
+    fresh = GameService(store, session.bus, session.rulesets, session.options, now=session.now)
+    assert fresh.get(g.id).seats["south"].auto_declare is True
