@@ -20,6 +20,19 @@ from .live import (
     clock_values,
 )
 
+#: Problems an ``invalid_setup`` message names; ``detail.problems`` has them all.
+SHOWN_PROBLEMS = 3
+
+
+def invalid_setup(problems: list[dict[str, Any]]) -> ServiceError:
+    """The ``invalid_setup`` refusal of a setup with ``problems`` (the game's, each with its ``message``): the
+    message names the first :data:`SHOWN_PROBLEMS` and says how many more there are; ``detail.problems`` lists
+    every one (the client marks them on the board)."""
+    shown = " ".join(p["message"] for p in problems[:SHOWN_PROBLEMS])
+    if len(problems) > SHOWN_PROBLEMS:
+        shown = _("%(problems)s … и ещё %(more)s.", problems=shown, more=len(problems) - SHOWN_PROBLEMS)
+    return ServiceError("invalid_setup", _("Расстановка неверна: %(problems)s", problems=shown), {"problems": problems})
+
 
 class SetupMixin(SessionBase):
     """Drafts, auto-arrangement, ready, the start of play, the setup deadline, saved setups (a part of
@@ -59,11 +72,7 @@ class SetupMixin(SessionBase):
             else:
                 problems = g.rules.setup_problems(side, dict(msg.setup), complete=True, options=g.settings.options)
                 if problems:
-                    raise ServiceError(
-                        "invalid_setup",
-                        _("Расстановка неверна: %(problems)s", problems=" ".join(p["message"] for p in problems[:3])),
-                        {"problems": problems},
-                    )  # fmt: skip
+                    raise invalid_setup(problems)
                 draft, ready = g.rules.canonical_setup(dict(msg.setup), g.settings.options), True
             await self._save_seat(g, side, draft=draft, ready=ready)
             seat.draft, seat.ready = draft, ready
