@@ -105,7 +105,31 @@ class TestSetup:
     def test_problems_in_english(self):
         with use("en"):
             got = RS.setup_problems("north", {"a1": "C", "b1": "C", "b2": "C"}, complete=False, options=HASBRO)
-        assert got[0]["message"] == "Carrier on a1 is not one straight line of squares."
+        assert got[0]["message"] == "Carrier on A1 is not one straight line of squares."
+
+    # A cell in a message is written as the language writes it: Russian rows (no Й) in Russian, Latin capitals in
+    # English, whichever way it was sent; ``cell`` stays the wire name. A name that is no cell at all is quoted as
+    # it was sent.
+    BAD = (("Б5", "1"), ("b5", "1"), ("k1", "1"), ("z9", "1"), (" c1 ", "9"))
+
+    def test_cells_in_russian_messages_are_russian(self):
+        got = RS.setup_problems("south", self.BAD, complete=False, options=CLASSIC)
+        assert [(p["code"], p["cell"], p["message"]) for p in got] == [
+            ("overlap", "b5", "Клетка Б5 занята дважды: корабли не могут перекрываться."),
+            ("bad_cell", "k1", "Нет клетки «Л1»."),
+            ("bad_cell", "z9", "Нет клетки «z9»."),
+            ("unknown_code", "c1", "В1: «9» — не код корабля в этих правилах."),
+        ]
+
+    def test_cells_in_english_messages_are_latin_capitals(self):
+        with use("en"):
+            got = RS.setup_problems("south", self.BAD, complete=False, options=CLASSIC)
+        assert [(p["code"], p["cell"], p["message"]) for p in got] == [
+            ("overlap", "b5", "Square B5 is taken twice: ships may not overlap."),
+            ("bad_cell", "k1", "There is no square “K1”."),
+            ("bad_cell", "z9", "There is no square “z9”."),
+            ("unknown_code", "c1", "C1: “9” is not a ship code of these rules."),
+        ]
 
     def test_every_problem_code_has_a_message(self):
         bad = [("a1", "4"), ("a2", "4"), ("b2", "4"), ("j10", "X"), ("k3", "1"), ("e5", "1"), ("e6", "2"), ("e5", "1")]

@@ -117,14 +117,24 @@ def _side(label: str) -> Side:
 
 
 def _cell_text(cell: str | None) -> str:
-    """A cell as the current language writes it (``Б5`` in Russian, ``b5`` otherwise); other text unchanged."""
+    """A cell as the current language writes it, whichever way it was sent (A1): Russian rows without Й in
+    Russian (``Б5``, ``К10``), Latin capitals otherwise (``B5``, ``J10``), as the client shows them; text that is
+    no cell at all is left as it was sent.
+
+    >>> from admiral.i18n import use
+    >>> _cell_text("b5"), _cell_text("j10"), _cell_text("z9")
+    ('Б5', 'К10', 'z9')
+    >>> with use("en"):
+    ...     _cell_text("b5"), _cell_text("Б5"), _cell_text("к10")
+    ('B5', 'B5', 'J10')
+    """
     if not cell:
         return cell or ""
     try:
         c = parse_cell(cell)
     except IllegalAction:
         return cell
-    return cell_name_ru(c) if current() == "ru" else cell_name(c)
+    return cell_name_ru(c) if current() == "ru" else cell_name(c).upper()
 
 
 def ship_name(rules_key: str, code: str) -> str:
