@@ -99,8 +99,16 @@ class TestOptions:
 class TestSetup:
     def test_problems_in_russian_with_russian_cells(self):
         got = RS.setup_problems("south", setup_from_text("3:a1-a3 1:b4"), complete=False, options=CLASSIC)
-        message = "Трёхпалубный на А3 касается другого корабля — даже углом нельзя (правила A2)."
-        assert got == [{"code": "touching", "message": message, "cell": "a3", "kind": "3"}]
+        message = "Трёхпалубный касается корабля «Однопалубный» в клетках А3, Б4 — даже углом нельзя (правила A2)."
+        assert got == [
+            {"code": "touching", "message": message, "cell": "a3", "kind": "3", "other": "1", "cells": ["a3", "b4"]}
+        ]
+        with use("en"):
+            got = RS.setup_problems("south", setup_from_text("3:a1-a3 1:b1"), complete=False, options=CLASSIC)
+        message = (
+            "Three-decker touches another ship, One-decker, at A1, A2, B1 — not even a corner may touch (rules A2)."
+        )
+        assert [p["message"] for p in got] == [message] and got[0]["cells"] == ["a1", "a2", "b1"]
 
     def test_problems_in_english(self):
         with use("en"):

@@ -51,6 +51,7 @@ from .rules import (
     Shot,
     ShotFired,
     Side,
+    Touching,
     auto_arrange,
     canonical_setup,
     cell_name,
@@ -71,7 +72,7 @@ _PROBLEM_RU = {
     "wrong_length": N_("{kind} на {cell}: не та длина."),
     "too_many": N_("Слишком много: {kind}."),
     "too_few": N_("Не хватает: {kind}."),
-    "touching": N_("{kind} на {cell} касается другого корабля — даже углом нельзя (правила A2)."),
+    "touching": N_("{kind} касается корабля «{other}» в клетках {cells} — даже углом нельзя (правила A2)."),
 }
 
 #: Ship names by rule set and code (the classic ones by size).
@@ -144,11 +145,19 @@ def ship_name(rules_key: str, code: str) -> str:
 
 
 def _problem(rules: Rules, p: SetupProblem) -> dict[str, Any]:
+    """A problem as the session sends it: ``{code, message, cell, kind}``, and for ``touching`` (:class:`Touching`)
+    ``other`` (the other ship's code) and ``cells`` (where the two ships meet, wire names); ``message`` in the
+    current language, naming the ships and writing the cells as it writes them."""
     kind = p.kind
     shown = kind if p.code == "unknown_code" else ship_name(rules.key, kind or "")
     template = _(_PROBLEM_RU.get(p.code, N_("Ошибка расстановки.")))
-    message = template.format(cell=_cell_text(p.cell), kind=shown)
-    return {"code": p.code, "message": message[:1].upper() + message[1:], "cell": p.cell, "kind": kind}
+    extra: dict[str, Any] = {}
+    fields = {"cell": _cell_text(p.cell), "kind": shown}
+    if isinstance(p, Touching):
+        extra = {"other": p.other, "cells": list(p.cells)}
+        fields |= {"other": ship_name(rules.key, p.other), "cells": ", ".join(_cell_text(c) for c in p.cells)}
+    message = template.format(**fields)
+    return {"code": p.code, "message": message[:1].upper() + message[1:], "cell": p.cell, "kind": kind, **extra}
 
 
 def _actor(action: Action, to_act: Side | None) -> Side | None:
