@@ -148,6 +148,20 @@ class TestSetup:
         }  # fmt: skip
         assert all(p["message"] and p["message"] != "Ошибка расстановки." for p in got)
 
+    def test_a_draft_is_kept_in_wire_form(self):
+        got = RS.draft_setup("south", {"б5": " 1 ", " a1 ": "4", "А2": "4", "A3": "4", "a4": "4", "J10": "1"}, CLASSIC)
+        assert got == {"a1": "4", "a2": "4", "a3": "4", "a4": "4", "b5": "1", "j10": "1"}
+        assert list(got) == ["a1", "a2", "a3", "a4", "b5", "j10"]  # reading order
+        # what only a whole fleet may lack, or a ship being moved may be, is no reason to refuse a draft
+        touching = setup_from_text("4:a1-a4 1:b5")
+        assert RS.draft_setup("north", touching, CLASSIC) == touching
+
+    @pytest.mark.parametrize(
+        "draft", [{"z9": "1"}, {"k1": "1"}, {"a11": "1"}, {"a1": "C"}, {"a1": "1", "А1": "1"}, {"a1": "", "b1": "1"}]
+    )
+    def test_a_draft_with_an_entry_that_cannot_be_read_is_refused(self, draft):
+        assert code_of(lambda: RS.draft_setup("south", draft, CLASSIC)) == "invalid_setup"
+
     @pytest.mark.parametrize("options", [CLASSIC, HASBRO])
     @pytest.mark.parametrize("style", ["", "plain", "hard"])
     def test_auto_setup(self, options, style):

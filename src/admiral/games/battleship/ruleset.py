@@ -56,6 +56,7 @@ from .rules import (
     canonical_setup,
     cell_name,
     cell_name_ru,
+    normalize_setup,
     parse_cell,
     rules_from_options,
     shot_view,
@@ -97,6 +98,10 @@ _ANSWER_RU = {
     ("hasbro", Answer.HIT): N_("Попал"),
     ("hasbro", Answer.SUNK): N_("Потоплен"),
 }
+
+
+#: Problems of a setup's entries, each on its own (:func:`~.rules.validate_setup`): a draft with one is refused.
+_ENTRY_PROBLEMS = frozenset({"bad_cell", "unknown_code", "overlap"})
 
 
 def _err(e: IllegalAction) -> RuleError:
@@ -268,6 +273,21 @@ class BattleshipRuleset(RecordedRuleset):
             return canonical_setup(_rules(options), setup)
         except IllegalAction as e:
             raise _err(e) from None
+
+    def draft_setup(self, side: str, setup: Mapping[str, str], options: Mapping[str, Any]) -> dict[str, str]:
+        """A partial setup as a draft is kept: wire cell names (``"А1"``, ``" A1 "`` → ``"a1"``) and upper-case
+        codes, reading order; bent, short or touching ships and missing ones are kept (:meth:`setup_problems`).
+
+        :raises RuleError: ``invalid_setup`` for a cell that is not one of the grid's, a code that is not one of
+            the rule set's, or one cell given twice (``"a1"`` and ``"А1"``): the entry problems of
+            :func:`~.rules.validate_setup`.
+        """
+        _side(side)
+        rules = _rules(options)
+        refused = [p for p in validate_setup(rules, setup, complete=False) if p.code in _ENTRY_PROBLEMS]
+        if refused:
+            raise RuleError("invalid_setup", "; ".join(p.message for p in refused))
+        return {cell_name(c): code for c, code in normalize_setup(rules, setup).items()}
 
     # -- play ---------------------------------------------------------------------------------------------------
 
