@@ -4,10 +4,12 @@ publish — and the timers, driven without the web app over the toy game (:mod:`
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 
 import pytest
 
+from admiral.i18n import use
 from admiral.service import GameService, GameSettings, ServiceError
 
 from .conftest import NORTH, SOUTH, FakeTime
@@ -173,3 +175,58 @@ async def test_a_second_claim_of_the_invite_is_a_spectator(session) -> None:
     assert await session.claim(code, "c" * 64) == game_id
     g = session.games[game_id]
     assert session.role(g, "c" * 64) == "spectator" and session.role(g, NORTH) == "north"
+
+
+@pytest.mark.parametrize("ending", ["resign", "abort"])
+async def test_prefs_after_the_end_are_refused_and_change_nothing(session, friend_game, store, ending) -> None:
+    from admiral.service.messages import parse_client_message
+
+    def prefs(on: bool) -> object:
+        return parse_client_message(f'{{"type": "prefs", "auto_declare": {str(on).lower()}}}')
+
+    g = await friend_game()
+    await _ready(session, g)
+    await session.handle(g, "south", prefs(True))  # in play: taken
+    assert g.seats["south"].auto_declare is True
+    await session.handle(g, "north", parse_client_message(f'{{"type": "{ending}"}}'))
+    assert g.status == ("over" if ending == "resign" else "aborted")
+    writes = store.calls.count("update_seat")
+    for on in (False, True):
+        with pytest.raises(ServiceError) as refused:
+            await session.handle(g, "south", prefs(on))
+        assert refused.value.code == "game_over"
+        assert refused.value.message == "Партия окончена: настройки этой партии больше не меняются."
+    with use("en"), pytest.raises(ServiceError) as refused:
+        await session.handle(g, "north", prefs(True))
+    assert refused.value.message == "The game is over: its settings can no longer be changed."
+    assert g.seats["south"].auto_declare is True and g.seats["north"].auto_declare is False
+    assert store.calls.count("update_seat") == writes  # nothing stored
+    fresh = GameService(store, session.bus, session.rulesets, session.options, now=session.now)
+    assert fresh.get(g.id).seats["south"].auto_declare is True
+
+
+async def test_the_invalid_setup_summary_says_how_many_problems_it_leaves_out(session, friend_game) -> None:
+    from admiral.service.messages import parse_client_message
+
+    g = await friend_game()
+
+    async def refusal(setup: dict[str, str]) -> ServiceError:
+        msg = parse_client_message(json.dumps({"type": "setup.ready", "setup": setup}))
+        with pytest.raises(ServiceError) as refused:
+            await session.handle(g, "south", msg)
+        assert refused.value.code == "invalid_setup"
+        return refused.value
+
+    seven = await refusal({c: "F" for c in ("b1", "b2", "b3", "c1", "c2", "c3")})  # 6 bad cells, and one flag
+    assert len(seven.detail["problems"]) == 7
+    assert seven.message == (
+        "Расстановка неверна: no flag can stand on b1 no flag can stand on b2 no flag can stand on b3 … и ещё 4."
+    )
+    with use("en"):
+        assert (await refusal({c: "F" for c in ("b1", "b2", "b3", "c1")})).message == (
+            "The setup is invalid: no flag can stand on b1 no flag can stand on b2 no flag can stand on b3 "
+            "… and 2 more."
+        )
+    three = await refusal({"b1": "F", "b2": "F"})  # 2 bad cells, and one flag: all shown
+    assert three.message == "Расстановка неверна: no flag can stand on b1 no flag can stand on b2 exactly one flag"
+    assert not g.seats["south"].ready

@@ -71,6 +71,9 @@ class ToyRules:
     def canonical_setup(self, setup: Mapping[str, str], options: Mapping[str, Any]) -> dict[str, str]:
         return dict(setup)
 
+    def draft_setup(self, side: str, setup: Mapping[str, str], options: Mapping[str, Any]) -> dict[str, str]:
+        return dict(setup)
+
     def new_game(self, setups: Mapping[str, Mapping[str, str]], settings: Mapping[str, Any]) -> ToyGame:
         return ToyGame({s: dict(setups[s]) for s in SIDES}, dict(settings))
 

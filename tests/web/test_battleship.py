@@ -9,7 +9,7 @@ import pytest
 
 from admiral.web.config import Settings
 
-from .conftest import make_settings, snapshot, start_game, until
+from .conftest import error, make_settings, snapshot, start_game, until
 
 
 @pytest.fixture
@@ -142,10 +142,40 @@ def test_a_setup_with_touching_ships_is_refused_with_its_reason(browsers) -> Non
         assert any(p["code"] == "touching" for p in state["problems"]) and not state["ready"]
 
 
+def test_a_draft_is_stored_in_wire_form_and_a_bad_cell_refused(browsers) -> None:  # BATTLESHIP.md A1
+    game_id, south, _north = start_game(browsers, game="battleship", options={"rules": "classic"})
+    with south.ws(game_id) as ws:
+        snapshot(ws, status="setup")
+        ws.send_json({"type": "setup.update", "setup": {"А1": "4", " a2 ": "4", "Б5": "1", "J10": "1"}})
+        state = until(ws, lambda m: m["type"] == "setup.state")
+        assert state["draft"] == {"a1": "4", "a2": "4", "b5": "1", "j10": "1"}
+        assert [p["code"] for p in state["problems"]] == ["wrong_length"]  # a ship being placed: kept, not refused
+        # a cell that is none of the grid's, or one cell sent twice in two spellings: refused like a ready setup
+        ws.send_json({"type": "setup.update", "setup": {"a1": "1", "z9": "1", "k1": "1"}})
+        refusal = error(ws)
+        assert refusal["code"] == "invalid_setup"
+        assert refusal["message"] == "Расстановка неверна: Нет клетки «z9». Нет клетки «Л1»."
+        problems = refusal["detail"]["problems"]
+        assert [(p["code"], p["cell"]) for p in problems] == [("bad_cell", "z9"), ("bad_cell", "k1")]
+        ws.send_json({"type": "setup.update", "setup": {"a1": "1", "А1": "1"}})
+        refusal = error(ws)
+        assert refusal["code"] == "invalid_setup" and refusal["detail"]["problems"][0]["code"] == "overlap"
+    with south.ws(game_id) as ws:  # the draft refused changed nothing
+        assert snapshot(ws)["setup"]["draft"] == {"a1": "4", "a2": "4", "b5": "1", "j10": "1"}
+    # saved setups too are kept in wire form
+    r = south.post("/api/setups", json={"name": "угол", "setup": {"А1": "1", " c3 ": "1"}, "game": "battleship"})
+    assert r.status_code == 201 and r.json()["setup"] == {"a1": "1", "c3": "1"}, r.text
+    assert south.get("/api/setups?game=battleship&rules=classic").json()[0]["setup"] == {"a1": "1", "c3": "1"}
+
+
 @pytest.mark.parametrize(
     "options",
-    [{"rules": "chess"}, {"rules": "classic", "salvo": True}, {"rules": "hasbro", "colour": "red"}],
-)
+    [
+        {"rules": "chess"}, {"rules": "classic", "salvo": True}, {"rules": "hasbro", "colour": "red"},
+        # a flag is a JSON boolean, not a word or a number
+        {"rules": "hasbro", "salvo": "yes"}, {"rules": "hasbro", "salvo": "true"}, {"rules": "hasbro", "named": 0},
+    ],
+)  # fmt: skip
 def test_bad_room_options_are_refused(browsers, options: dict) -> None:
     b = browsers()
     r = b.post("/games", json={"game": "battleship", "options": options})
@@ -175,6 +205,9 @@ def test_saved_setups_are_kept_per_game_and_fleet(browsers) -> None:
     assert b.get("/api/setups").json() == []  # «Адмирал»'s own list
     r = b.post("/api/setups", json={"name": "x", "setup": {"a1": "C"}, "game": "battleship", "options": {}})
     assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_setup"
+    r = b.post("/api/setups", json={"name": "x", "setup": {"a1": "C"}, "game": "battleship",
+                                    "options": {"rules": "hasbro", "salvo": "yes"}})  # fmt: skip
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_options"
 
 
 @pytest.mark.parametrize(("level", "rules"), [(1, "classic"), (3, "salvo"), (5, "unnamed")])

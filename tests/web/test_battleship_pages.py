@@ -126,6 +126,11 @@ def test_home_form_posts_the_room_options(browsers) -> None:
     with b.ws(game_id) as ws:
         settings = snapshot(ws)["game"]["settings"]
     assert settings["game"] == "admiral" and settings["options"] == {}
+    # a box sends the value the form gave it, "true" or "false": any other word is refused
+    for word in ("yes", "on", "1", "True"):
+        form = {"opponent": "friend", "game": "battleship", "opt_rules": "hasbro", "opt_salvo": word}
+        r = b.post("/games", data=form)
+        assert r.status_code == 400 and "Таких правил партии нет" in r.text, word
     # a room the rules do not have is refused, with the reason
     r = b.post("/games", data={"opponent": "friend", "game": "battleship", "opt_rules": "classic", "opt_salvo": "true"})
     assert r.status_code == 400

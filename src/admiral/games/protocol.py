@@ -193,6 +193,14 @@ class Ruleset(Protocol):
     def canonical_setup(self, setup: Mapping[str, str], options: Mapping[str, Any]) -> dict[str, str]:
         """A valid setup in canonical form (canonical cell names and codes, notation order)."""
 
+    def draft_setup(self, side: str, setup: Mapping[str, str], options: Mapping[str, Any]) -> dict[str, str]:
+        """A partial setup as the seat's draft is kept (``setup.update``, a saved setup): each entry as the game
+        writes it (e.g. «Морской бой»'s ``"А1"``, ``" a1 "`` → ``"a1"``), notation order. What is wrong with the
+        draft as a whole (units missing, a ship being moved) is kept: :meth:`setup_problems` lists it.
+
+        :raises RuleError: ``invalid_setup`` when an entry cannot be made one of the game's (a cell off its board,
+            an unknown code, one cell sent twice); :meth:`setup_problems` says which."""
+
     # -- play -------------------------------------------------------------------------------------------------
 
     def new_game(self, setups: Mapping[str, Mapping[str, str]], settings: Mapping[str, Any]) -> Any:

@@ -72,10 +72,9 @@ class TestOptions:
         [
             ({}, CLASSIC),
             ({"rules": "hasbro"}, HASBRO),
-            ({"rules": "hasbro", "salvo": "on"}, SALVO),
-            ({"rules": "hasbro", "salvo": "true", "named": "false"}, {**SALVO, "named": False}),
-            ({"rules": "hasbro", "salvo": 1, "named": 0}, {**SALVO, "named": False}),
-            ({"rules": "classic", "salvo": "off", "named": True}, CLASSIC),  # defaults of options that do not apply
+            ({"rules": "hasbro", "salvo": True}, SALVO),
+            ({"rules": "hasbro", "salvo": True, "named": False}, {**SALVO, "named": False}),
+            ({"rules": "classic", "salvo": False, "named": True}, CLASSIC),  # defaults of options that do not apply
         ],
     )
     def test_normalised(self, raw, want):
@@ -83,23 +82,62 @@ class TestOptions:
 
     @pytest.mark.parametrize(
         "raw",
-        [{"rules": "classic", "salvo": True}, {"salvo": "on"}, {"named": False}, {"rules": "x"}, {"salvo": "maybe"},
+        [{"rules": "classic", "salvo": True}, {"salvo": True}, {"named": False}, {"rules": "x"}, {"salvo": "maybe"},
          {"mines": 2}],
     )  # fmt: skip
     def test_refused(self, raw):  # rules D3, D4: salvo and «hits not named» are Hasbro options
         assert code_of(lambda: RS.options(raw)) == "bad_options"
 
+    @pytest.mark.parametrize("value", ["yes", "on", "true", "1", "", 1, 0, None, [True]])
+    @pytest.mark.parametrize("name", ["salvo", "named"])
+    def test_a_flag_is_a_json_boolean(self, name, value):  # the option schema: choices False/True, nothing else
+        with pytest.raises(RuleError) as e:
+            RS.options({"rules": "hasbro", name: value})
+        assert e.value.code == "bad_options" and repr(value) in e.value.reason
+
 
 class TestSetup:
     def test_problems_in_russian_with_russian_cells(self):
         got = RS.setup_problems("south", setup_from_text("3:a1-a3 1:b4"), complete=False, options=CLASSIC)
-        message = "Трёхпалубный на А3 касается другого корабля — даже углом нельзя (правила A2)."
-        assert got == [{"code": "touching", "message": message, "cell": "a3", "kind": "3"}]
+        message = "Трёхпалубный касается корабля «Однопалубный» в клетках А3, Б4 — даже углом нельзя (правила A2)."
+        assert got == [
+            {"code": "touching", "message": message, "cell": "a3", "kind": "3", "other": "1", "cells": ["a3", "b4"]}
+        ]
+        with use("en"):
+            got = RS.setup_problems("south", setup_from_text("3:a1-a3 1:b1"), complete=False, options=CLASSIC)
+        message = (
+            "Three-decker touches another ship, One-decker, at A1, A2, B1 — not even a corner may touch (rules A2)."
+        )
+        assert [p["message"] for p in got] == [message] and got[0]["cells"] == ["a1", "a2", "b1"]
 
     def test_problems_in_english(self):
         with use("en"):
             got = RS.setup_problems("north", {"a1": "C", "b1": "C", "b2": "C"}, complete=False, options=HASBRO)
-        assert got[0]["message"] == "Carrier on a1 is not one straight line of squares."
+        assert got[0]["message"] == "Carrier on A1 is not one straight line of squares."
+
+    # A cell in a message is written as the language writes it: Russian rows (no Й) in Russian, Latin capitals in
+    # English, whichever way it was sent; ``cell`` stays the wire name. A name that is no cell at all is quoted as
+    # it was sent.
+    BAD = (("Б5", "1"), ("b5", "1"), ("k1", "1"), ("z9", "1"), (" c1 ", "9"))
+
+    def test_cells_in_russian_messages_are_russian(self):
+        got = RS.setup_problems("south", self.BAD, complete=False, options=CLASSIC)
+        assert [(p["code"], p["cell"], p["message"]) for p in got] == [
+            ("overlap", "b5", "Клетка Б5 занята дважды: корабли не могут перекрываться."),
+            ("bad_cell", "k1", "Нет клетки «Л1»."),
+            ("bad_cell", "z9", "Нет клетки «z9»."),
+            ("unknown_code", "c1", "В1: «9» — не код корабля в этих правилах."),
+        ]
+
+    def test_cells_in_english_messages_are_latin_capitals(self):
+        with use("en"):
+            got = RS.setup_problems("south", self.BAD, complete=False, options=CLASSIC)
+        assert [(p["code"], p["cell"], p["message"]) for p in got] == [
+            ("overlap", "b5", "Square B5 is taken twice: ships may not overlap."),
+            ("bad_cell", "k1", "There is no square “K1”."),
+            ("bad_cell", "z9", "There is no square “z9”."),
+            ("unknown_code", "c1", "C1: “9” is not a ship code of these rules."),
+        ]
 
     def test_every_problem_code_has_a_message(self):
         bad = [("a1", "4"), ("a2", "4"), ("b2", "4"), ("j10", "X"), ("k3", "1"), ("e5", "1"), ("e6", "2"), ("e5", "1")]
@@ -109,6 +147,20 @@ class TestSetup:
             "bad_cell", "unknown_code", "overlap", "bent", "wrong_length", "too_few", "too_many", "touching",
         }  # fmt: skip
         assert all(p["message"] and p["message"] != "Ошибка расстановки." for p in got)
+
+    def test_a_draft_is_kept_in_wire_form(self):
+        got = RS.draft_setup("south", {"б5": " 1 ", " a1 ": "4", "А2": "4", "A3": "4", "a4": "4", "J10": "1"}, CLASSIC)
+        assert got == {"a1": "4", "a2": "4", "a3": "4", "a4": "4", "b5": "1", "j10": "1"}
+        assert list(got) == ["a1", "a2", "a3", "a4", "b5", "j10"]  # reading order
+        # what only a whole fleet may lack, or a ship being moved may be, is no reason to refuse a draft
+        touching = setup_from_text("4:a1-a4 1:b5")
+        assert RS.draft_setup("north", touching, CLASSIC) == touching
+
+    @pytest.mark.parametrize(
+        "draft", [{"z9": "1"}, {"k1": "1"}, {"a11": "1"}, {"a1": "C"}, {"a1": "1", "А1": "1"}, {"a1": "", "b1": "1"}]
+    )
+    def test_a_draft_with_an_entry_that_cannot_be_read_is_refused(self, draft):
+        assert code_of(lambda: RS.draft_setup("south", draft, CLASSIC)) == "invalid_setup"
 
     @pytest.mark.parametrize("options", [CLASSIC, HASBRO])
     @pytest.mark.parametrize("style", ["", "plain", "hard"])

@@ -124,7 +124,24 @@ class TestProblems:
     def test_messages_are_sentences_with_the_subject(self):
         p = validate_setup(CLASSIC, setup_from_text("3:a1-a3 1:b4"), complete=False)[0]
         assert "three-decker at a1" in p.message and "one-decker at b4" in p.message
-        assert p.to_dict() == {"code": "touching", "message": p.message, "cell": "a3", "kind": "3"}
+        assert p.to_dict() == {
+            "code": "touching", "message": p.message, "cell": "a3", "kind": "3", "other": "1", "cells": ["a3", "b4"],
+        }  # fmt: skip
+
+    @pytest.mark.parametrize(
+        ("text", "cell", "other", "cells"),
+        [
+            ("3:a1-a3 1:b4", "a3", "1", ("a3", "b4")),  # by a corner
+            ("3:a1-a3 1:b1", "a1", "1", ("a1", "a2", "b1")),  # by a side: the one-decker touches two decks
+            ("4:a3-a6 3:b1-b3", "a3", "3", ("a3", "a4", "b2", "b3")),  # a side and a corner
+            ("2:c5-d5 2:e6-f6", "d5", "2", ("d5", "e6")),  # ships of one class
+            ("4:e1-e4 1:d5", "d5", "4", ("d5", "e4")),  # the one-decker comes first in reading order
+        ],
+    )
+    def test_touching_names_where_the_ships_meet(self, text, cell, other, cells):  # rules A2
+        (p,) = validate_setup(CLASSIC, setup_from_text(text), complete=False)
+        assert (p.code, p.cell, p.other, p.cells) == ("touching", cell, other, cells)
+        assert f"where they meet: {', '.join(cells)}" in p.message
 
 
 class TestPartial:

@@ -179,6 +179,15 @@ class AdmiralRuleset(RecordedRuleset):
         """``setup`` (already validated) in canonical form: notation order, ASCII kind codes."""
         return {cell_name(c): k.code for c, k in normalize_setup(setup).items()}
 
+    def draft_setup(
+        self, side: str, setup: Mapping[str, str], options: Mapping[str, Any] | None = None
+    ) -> dict[str, str]:
+        """The draft as it was sent: a cell has one spelling in «Адмирал»'s notation (``e4``), a kind is read in
+        either alphabet wherever it is used, and an entry that is no cell or kind stays in the draft, listed by
+        :meth:`setup_problems` and marked for the player (rules §3); it is never refused."""
+        _side(side)
+        return dict(setup)
+
     def auto_setup(
         self,
         side: str,

@@ -6,7 +6,7 @@ actions as notation (a shot is its cell, ``"b5"``), views from the one view func
 problems, answers) go through the catalogs; the rules' own reasons are English.
 
 >>> rs = BattleshipRuleset()
->>> opts = rs.options({"rules": "hasbro", "salvo": "on"})
+>>> opts = rs.options({"rules": "hasbro", "salvo": True})
 >>> opts
 {'rules': 'hasbro', 'salvo': True, 'named': True}
 >>> setups = {s: rs.auto_setup(s, n, {}, opts) for n, s in enumerate(("south", "north"))}
@@ -51,10 +51,12 @@ from .rules import (
     Shot,
     ShotFired,
     Side,
+    Touching,
     auto_arrange,
     canonical_setup,
     cell_name,
     cell_name_ru,
+    normalize_setup,
     parse_cell,
     rules_from_options,
     shot_view,
@@ -71,7 +73,7 @@ _PROBLEM_RU = {
     "wrong_length": N_("{kind} на {cell}: не та длина."),
     "too_many": N_("Слишком много: {kind}."),
     "too_few": N_("Не хватает: {kind}."),
-    "touching": N_("{kind} на {cell} касается другого корабля — даже углом нельзя (правила A2)."),
+    "touching": N_("{kind} касается корабля «{other}» в клетках {cells} — даже углом нельзя (правила A2)."),
 }
 
 #: Ship names by rule set and code (the classic ones by size).
@@ -97,9 +99,9 @@ _ANSWER_RU = {
     ("hasbro", Answer.SUNK): N_("Потоплен"),
 }
 
-_TRUE = ("true", "on", "1", "yes")
-_FALSE = ("false", "off", "0", "no", "")
-_BOOL_OPTIONS = ("salvo", "named")
+
+#: Problems of a setup's entries, each on its own (:func:`~.rules.validate_setup`): a draft with one is refused.
+_ENTRY_PROBLEMS = frozenset({"bad_cell", "unknown_code", "overlap"})
 
 
 def _err(e: IllegalAction) -> RuleError:
@@ -121,14 +123,24 @@ def _side(label: str) -> Side:
 
 
 def _cell_text(cell: str | None) -> str:
-    """A cell as the current language writes it (``Б5`` in Russian, ``b5`` otherwise); other text unchanged."""
+    """A cell as the current language writes it, whichever way it was sent (A1): Russian rows without Й in
+    Russian (``Б5``, ``К10``), Latin capitals otherwise (``B5``, ``J10``), as the client shows them; text that is
+    no cell at all is left as it was sent.
+
+    >>> from admiral.i18n import use
+    >>> _cell_text("b5"), _cell_text("j10"), _cell_text("z9")
+    ('Б5', 'К10', 'z9')
+    >>> with use("en"):
+    ...     _cell_text("b5"), _cell_text("Б5"), _cell_text("к10")
+    ('B5', 'B5', 'J10')
+    """
     if not cell:
         return cell or ""
     try:
         c = parse_cell(cell)
     except IllegalAction:
         return cell
-    return cell_name_ru(c) if current() == "ru" else cell_name(c)
+    return cell_name_ru(c) if current() == "ru" else cell_name(c).upper()
 
 
 def ship_name(rules_key: str, code: str) -> str:
@@ -138,11 +150,19 @@ def ship_name(rules_key: str, code: str) -> str:
 
 
 def _problem(rules: Rules, p: SetupProblem) -> dict[str, Any]:
+    """A problem as the session sends it: ``{code, message, cell, kind}``, and for ``touching`` (:class:`Touching`)
+    ``other`` (the other ship's code) and ``cells`` (where the two ships meet, wire names); ``message`` in the
+    current language, naming the ships and writing the cells as it writes them."""
     kind = p.kind
     shown = kind if p.code == "unknown_code" else ship_name(rules.key, kind or "")
     template = _(_PROBLEM_RU.get(p.code, N_("Ошибка расстановки.")))
-    message = template.format(cell=_cell_text(p.cell), kind=shown)
-    return {"code": p.code, "message": message[:1].upper() + message[1:], "cell": p.cell, "kind": kind}
+    extra: dict[str, Any] = {}
+    fields = {"cell": _cell_text(p.cell), "kind": shown}
+    if isinstance(p, Touching):
+        extra = {"other": p.other, "cells": list(p.cells)}
+        fields |= {"other": ship_name(rules.key, p.other), "cells": ", ".join(_cell_text(c) for c in p.cells)}
+    message = template.format(**fields)
+    return {"code": p.code, "message": message[:1].upper() + message[1:], "cell": p.cell, "kind": kind, **extra}
 
 
 def _actor(action: Action, to_act: Side | None) -> Side | None:
@@ -200,8 +220,9 @@ class BattleshipRuleset(RecordedRuleset):
 
     def options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """The room options from ``raw``: ``rules`` (``"classic"``, ``"hasbro"``), ``salvo`` and ``named``
-        (``bool``, or form strings ``"on"``/``"true"``/``"1"``…). Missing ones take their defaults; the stored
-        dict always has all three.
+        (JSON booleans only, as :attr:`GameInfo.options` gives their choices: ``"yes"``, ``"true"``, ``1`` or
+        ``null`` are refused; a form's words are the web layer's to read). Missing ones take their defaults; the
+        stored dict always has all three.
 
         An option that does not apply is refused when set to anything but its default (``salvo`` true or ``named``
         false under classic, D3, D4): the room would promise a game the rules do not have. Its default value is
@@ -209,16 +230,7 @@ class BattleshipRuleset(RecordedRuleset):
 
         :raises RuleError: ``bad_options`` naming an unknown option, a bad value or an option that does not apply.
         """
-        clean: dict[str, Any] = {}
-        for name, value in dict(raw or {}).items():
-            if name in _BOOL_OPTIONS and isinstance(value, str):
-                low = value.strip().lower()
-                if low in _TRUE or low in _FALSE:
-                    value = low in _TRUE
-            elif name in _BOOL_OPTIONS and type(value) is int and value in (0, 1):
-                value = bool(value)
-            clean[name] = value
-        rules = _rules(clean)
+        rules = _rules(raw)
         return {"rules": rules.key, "salvo": rules.salvo, "named": rules.named}
 
     def setup_variant(self, options: Mapping[str, Any]) -> str:
@@ -261,6 +273,21 @@ class BattleshipRuleset(RecordedRuleset):
             return canonical_setup(_rules(options), setup)
         except IllegalAction as e:
             raise _err(e) from None
+
+    def draft_setup(self, side: str, setup: Mapping[str, str], options: Mapping[str, Any]) -> dict[str, str]:
+        """A partial setup as a draft is kept: wire cell names (``"А1"``, ``" A1 "`` → ``"a1"``) and upper-case
+        codes, reading order; bent, short or touching ships and missing ones are kept (:meth:`setup_problems`).
+
+        :raises RuleError: ``invalid_setup`` for a cell that is not one of the grid's, a code that is not one of
+            the rule set's, or one cell given twice (``"a1"`` and ``"А1"``): the entry problems of
+            :func:`~.rules.validate_setup`.
+        """
+        _side(side)
+        rules = _rules(options)
+        refused = [p for p in validate_setup(rules, setup, complete=False) if p.code in _ENTRY_PROBLEMS]
+        if refused:
+            raise RuleError("invalid_setup", "; ".join(p.message for p in refused))
+        return {cell_name(c): code for c, code in normalize_setup(rules, setup).items()}
 
     # -- play ---------------------------------------------------------------------------------------------------
 

@@ -261,10 +261,14 @@ class PlayMixin(SessionBase):
 
     async def set_prefs(self, g: LiveGame, side: str, *, auto_declare: bool) -> None:
         """Set the seat's "always answer automatically" preference (:class:`~admiral.games.AutoReply`: «Адмирал»'s
-        strongest declaration); if such an answer is due from it now, it is made at once.
+        strongest declaration); if such an answer is due from it now, it is made at once. Taken in setup and in
+        play; after the end nothing is left to answer, and the rematch carries the seat's value as it was then.
 
-        :raises ServiceError: ``unavailable`` when the write failed."""
+        :raises ServiceError: ``game_over`` after the end (over or aborted; nothing changes), ``unavailable`` when
+            the write failed."""
         async with self._locked(g):
+            if g.status in ("over", "aborted"):
+                raise ServiceError("game_over", _("Партия окончена: настройки этой партии больше не меняются."))
             await self._save_seat(g, side, auto_declare=auto_declare)
             g.seats[side].auto_declare = auto_declare
             if (

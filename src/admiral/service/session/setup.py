@@ -20,18 +20,32 @@ from .live import (
     clock_values,
 )
 
+#: Problems an ``invalid_setup`` message names; ``detail.problems`` has them all.
+SHOWN_PROBLEMS = 3
+
+
+def invalid_setup(problems: list[dict[str, Any]]) -> ServiceError:
+    """The ``invalid_setup`` refusal of a setup with ``problems`` (the game's, each with its ``message``): the
+    message names the first :data:`SHOWN_PROBLEMS` and says how many more there are; ``detail.problems`` lists
+    every one (the client marks them on the board)."""
+    shown = " ".join(p["message"] for p in problems[:SHOWN_PROBLEMS])
+    if len(problems) > SHOWN_PROBLEMS:
+        shown = _("%(problems)s … и ещё %(more)s.", problems=shown, more=len(problems) - SHOWN_PROBLEMS)
+    return ServiceError("invalid_setup", _("Расстановка неверна: %(problems)s", problems=shown), {"problems": problems})
+
 
 class SetupMixin(SessionBase):
     """Drafts, auto-arrangement, ready, the start of play, the setup deadline, saved setups (a part of
     :class:`~admiral.service.session.GameService`)."""
 
     async def _setup(self, g: LiveGame, side: str, msg: SetupUpdateMsg | SetupAutoMsg | SetupReadyMsg) -> list[dict]:
-        """A seat's setup message: a new draft, an auto-arrangement around the draft, or ready (checked whole).
-        Lock → check → store the seat → set it in memory → start play when both are ready → publish.
+        """A seat's setup message: a new draft (kept as the game writes its entries: :meth:`_draft`), an
+        auto-arrangement around the draft, or ready (checked whole). Lock → check → store the seat → set it in
+        memory → start play when both are ready → publish.
 
         :raises ServiceError: ``game_over``, ``not_in_setup``, ``already_ready``, ``invalid_setup``
-            (``detail.problems``), ``bad_style`` (not one of the game's auto-arrangement styles: ``detail.styles``),
-            ``unavailable``."""
+            (``detail.problems``: a ready setup with any problem, a draft with an entry the game cannot read),
+            ``bad_style`` (not one of the game's auto-arrangement styles: ``detail.styles``), ``unavailable``."""
         async with self._locked(g):
             if g.status not in ("waiting", "setup"):
                 raise self._not_in_setup(g)
@@ -40,7 +54,7 @@ class SetupMixin(SessionBase):
                 raise ServiceError("already_ready", _("Расстановка уже зафиксирована: вы готовы."))
             ready = False
             if isinstance(msg, SetupUpdateMsg):
-                draft = dict(msg.setup)
+                draft = self._draft(g.rules, side, dict(msg.setup), g.settings.options)
             elif isinstance(msg, SetupAutoMsg):
                 styles = [value for value, _label in g.rules.info.setup_styles]
                 if msg.style and msg.style not in styles:
@@ -59,11 +73,7 @@ class SetupMixin(SessionBase):
             else:
                 problems = g.rules.setup_problems(side, dict(msg.setup), complete=True, options=g.settings.options)
                 if problems:
-                    raise ServiceError(
-                        "invalid_setup",
-                        _("Расстановка неверна: %(problems)s", problems=" ".join(p["message"] for p in problems[:3])),
-                        {"problems": problems},
-                    )  # fmt: skip
+                    raise invalid_setup(problems)
                 draft, ready = g.rules.canonical_setup(dict(msg.setup), g.settings.options), True
             await self._save_seat(g, side, draft=draft, ready=ready)
             seat.draft, seat.ready = draft, ready
@@ -75,6 +85,21 @@ class SetupMixin(SessionBase):
         if ready:
             await self._publish(g)
         return [self.setup_state_message(g, side)] if not started else []
+
+    @staticmethod
+    def _draft(rules: Ruleset, side: str, setup: dict[str, str], options: Mapping[str, Any]) -> dict[str, str]:
+        """``setup`` as a draft is kept (:meth:`Ruleset.draft_setup`: each entry as the game writes it).
+
+        :raises ServiceError: ``invalid_setup`` as for a ready setup (:func:`invalid_setup`) when the game cannot
+            read an entry."""
+        try:
+            return rules.draft_setup(side, setup, options)
+        except RuleError as e:
+            problems = rules.setup_problems(side, setup, complete=False, options=options)
+            if problems:
+                raise invalid_setup(problems) from None
+            raise ServiceError("invalid_setup", engine_message(e.code, rules.info.messages),
+                               {"code": e.code, "reason": e.reason}) from None  # fmt: skip
 
     async def _save_seat(self, g: LiveGame, side: str, **values: Any) -> None:
         """Store columns of a seat's row (then the caller sets them in memory).
@@ -176,6 +201,8 @@ class SetupMixin(SessionBase):
         """Save a side-neutral setup of ``game`` (checked as South's; may be partial) under the rule set ``options``
         choose.
 
+        The setup is kept as the game writes its entries (:meth:`Ruleset.draft_setup`, as a draft).
+
         :raises ServiceError: ``bad_name`` (1–40 characters), ``too_many_setups`` (50 per browser),
             ``invalid_setup`` (``detail.problems``), ``unknown_game``, ``bad_options``.
         """
@@ -186,6 +213,7 @@ class SetupMixin(SessionBase):
         problems = rules.setup_problems("south", setup, complete=False, options=checked)
         if problems:
             raise ServiceError("invalid_setup", _("Расстановка неверна."), {"problems": problems})
+        setup = self._draft(rules, "south", setup, checked)
         if self.store.count_setups(browser_hash) >= self.MAX_SAVED_SETUPS:
             raise ServiceError("too_many_setups", _("Можно сохранить не больше 50 расстановок."))
         r = self.store.add_setup(browser_hash, name, setup, game, variant)

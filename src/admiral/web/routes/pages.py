@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from admiral.games import DEFAULT_GAME, GAMES, GameInfo, UnknownGame, ruleset
+from admiral.games import DEFAULT_GAME, GAMES, GameInfo, Option, UnknownGame, ruleset
 from admiral.games.admiral import rulebook
 from admiral.games.admiral.rules import COLUMNS_RU, FLEET_SIZE, QUIET_LIMIT, Kind
 from admiral.i18n import _, pgettext
@@ -123,6 +123,15 @@ def form_options(info: GameInfo) -> list[dict[str, Any]]:
     return out
 
 
+def form_option_value(option: Option, value: Any) -> Any:
+    """A form field's value of a room option: a ``bool`` option's checkbox sends the word :func:`form_options`
+    gave it, ``"true"`` or ``"false"``, read as the JSON boolean the rules take; any other word is left as it is,
+    for the rules to refuse (``bad_options``); other options' values are their own words."""
+    if isinstance(option.default, bool) and value in ("true", "false"):
+        return value == "true"
+    return value
+
+
 def room_text(info: GameInfo, options: dict[str, Any]) -> str:
     """The room options of a game in words, translated: each non-``bool`` option's chosen label, and the label of
     each ``bool`` option that is not at its default, joined by « · » (e.g. «Hasbro · Залп»); ``""`` without
@@ -194,9 +203,9 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
             raise ValueError
         fields = {k: v for k, v in raw.items() if v != "" and not k.startswith(OPTION_PREFIX)}
         if not is_json:  # a form may carry every game's option fields: only the chosen game's count
-            declared = {o.name for o in GAMES[raw["game"]].info.options} if raw.get("game") in GAMES else set()
+            declared = {o.name: o for o in GAMES[raw["game"]].info.options} if raw.get("game") in GAMES else {}
             fields["options"] = {
-                k[len(OPTION_PREFIX) :]: v
+                k[len(OPTION_PREFIX) :]: form_option_value(declared[k[len(OPTION_PREFIX) :]], v)
                 for k, v in raw.items()
                 if k.startswith(OPTION_PREFIX) and k[len(OPTION_PREFIX) :] in declared
             }

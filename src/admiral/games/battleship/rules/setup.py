@@ -33,7 +33,7 @@ from .errors import IllegalAction
 from .fleet import Rules, ShipClass
 
 __all__ = [
-    "STYLES", "InvalidSetup", "Placements", "SetupProblem", "Ship", "auto_arrange", "canonical_setup",
+    "STYLES", "InvalidSetup", "Placements", "SetupProblem", "Ship", "Touching", "auto_arrange", "canonical_setup",
     "check_setup", "clean_partial", "density", "normalize_setup", "setup_from_text", "setup_to_text", "ships_of",
     "validate_setup",
 ]  # fmt: skip
@@ -50,8 +50,29 @@ Placements = Mapping[Cell | str, str] | Iterable[tuple[Cell | str, str]]
 # B1): ``bad_cell`` (not a cell of the grid), ``unknown_code`` (not a ship code of the rule set), ``overlap`` (a
 # cell given twice), ``bent`` (a ship's cells not one straight line), ``wrong_length`` (a straight ship of the
 # wrong size), ``too_many`` / ``too_few`` (ships of a class), ``touching`` (two ships touch by side or corner,
-# A2). ``cell`` is the first cell of the ship concerned in reading order (for ``touching`` the first cell of the
-# first ship that touches the other), ``kind`` its code, when there is one.
+# A2: a :class:`Touching`, which also names where they meet). ``cell`` is the first cell of the ship concerned in
+# reading order (for ``touching`` the first cell of the first ship that touches the other), ``kind`` its code, when
+# there is one.
+
+
+@dataclass(frozen=True, slots=True)
+class Touching(SetupProblem):
+    """A ``touching`` problem (A2) between two ships: ``cell`` and ``kind`` as for every problem (the first ship in
+    reading order, at its first cell that touches the other), ``other`` the other ship's code and ``cells`` where
+    the two meet: every cell of either ship with a cell of the other beside it or at its corner, reading order.
+
+    >>> from .fleet import CLASSIC
+    >>> p = validate_setup(CLASSIC, setup_from_text("3:a1-a3 1:b4"), complete=False)[0]
+    >>> p.cell, p.kind, p.other, p.cells
+    ('a3', '3', '1', ('a3', 'b4'))
+    """
+
+    other: str = ""
+    cells: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        """:meth:`SetupProblem.to_dict` with ``other`` and ``cells`` (a list)."""
+        return {**SetupProblem.to_dict(self), "other": self.other, "cells": list(self.cells)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,26 +213,34 @@ def validate_setup(rules: Rules, placements: Placements, *, complete: bool = Tru
     return problems
 
 
-def _touching(rules: Rules, groups: list[tuple[str, tuple[Cell, ...]]]) -> list[SetupProblem]:
-    """A ``touching`` problem per pair of groups that touch by side or corner (A2)."""
+def _touching(rules: Rules, groups: list[tuple[str, tuple[Cell, ...]]]) -> list[Touching]:
+    """A :class:`Touching` problem per pair of groups that touch by side or corner (A2)."""
+    ring = rules.board.ring
     owner = {c: i for i, (_, cells) in enumerate(groups) for c in cells}
     out = []
     reported: set[tuple[int, int]] = set()
     for i, (code, cells) in enumerate(groups):
         for c in cells:
-            for n in rules.board.ring[c]:
+            for n in ring[c]:
                 j = owner.get(n, i)
                 if j > i and (i, j) not in reported:
                     reported.add((i, j))
                     other_code, other = groups[j]
+                    meet = tuple(
+                        cell_name(x)
+                        for x in sorted(cells + other)
+                        if any(owner.get(y) == (j if owner[x] == i else i) for y in ring[x])
+                    )
                     out.append(
-                        SetupProblem(
+                        Touching(
                             "touching",
                             f"the {_name(rules, code)} at {cell_name(cells[0])} touches the "
-                            f"{_name(rules, other_code)} at {cell_name(other[0])}: ships may not touch, not even "
-                            "by a corner",
+                            f"{_name(rules, other_code)} at {cell_name(other[0])}, where they meet: "
+                            f"{', '.join(meet)}; ships may not touch, not even by a corner",
                             cell_name(c),
                             code,
+                            other_code,
+                            meet,
                         )
                     )
     return out
