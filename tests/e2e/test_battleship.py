@@ -318,6 +318,9 @@ def test_setup_problem_shown_on_the_board(browser, server_url, bs_shots, page_er
         badge_cell = a.locator(".bs-grid[data-grid=setup] .bs-cell:has(.bs-badge)").first
         assert "problem" in badge_cell.get_attribute("class")
         assert "касается" in badge_cell.get_attribute("title")
+        # both ships are marked: the four-decker А1–А4 and the one-decker on Б5 it touches
+        for name in ("a1", "a4", "b5"):
+            assert "problem" in bs_cell(a, "setup", name).get_attribute("class"), name
         assert a.locator(".ready-row .btn").is_disabled()
         a.screenshot(path=bs_shots / "laptop-setup-problem.png")
         mouse_drag(a, bs_cell(a, "setup", "b5"), a.locator(".bs-dock-item").nth(3))  # back to the dock

@@ -406,6 +406,11 @@ export class SetupScreen extends SetupScreenBase {
       const i = this.shipAt(p.cell);
       if (i >= 0) for (const c of this.ships[i].cells) problemShips.add(c);
       else problemShips.add(p.cell);
+      // a touching problem also names where the ships meet: both ships are marked, not only the first
+      for (const c of p.cells || []) {
+        const j = this.shipAt(c);
+        if (j >= 0) for (const d of this.ships[j].cells) problemShips.add(d);
+      }
     });
     const sel = this.selected >= 0 ? new Set(this.ships[this.selected]?.cells || []) : new Set();
     this.grid.render((cell) => {
