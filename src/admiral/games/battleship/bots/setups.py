@@ -1,4 +1,11 @@
-"""Level 5's own fleet: a legal layout that density hunters take long to sink (:func:`hidden_layout`).
+"""The fleets of levels 3 and 5: a compact fleet (:func:`compact_layout`) and one that density hunters take long to
+sink (:func:`hidden_layout`).
+
+In the classic rules a sunk ship shows its ring of cells empty (A6), and every hunter of level 2 and up skips
+them: a fleet whose rings are small (ships along the edges and in the corners) leaves such a hunter more cells to
+search. On 300 fleets of each, the best ring of 60 uniform layouts costs level 2 about 4 shots more (59.8 → 63.7
+mean) and level 3 about 4 (58.0 → 62.0) — and saves level 4 about 5, whose density already expects ships where
+they leave the others room (:data:`~.model.PRESSURE`); level 4 therefore keeps a uniform fleet.
 
 A density hunter (level 4, and the hunters of the literature) shoots first where most placements of the ships
 afloat pass: the middle of the board, then wherever its misses left room. Level 5 draws a pool of legal layouts,
@@ -14,14 +21,46 @@ from functools import lru_cache
 from .knowledge import Knowledge
 from .model import Facts, hunter_density
 from .sampler import Sampler
-from .sea import Layout, Sea
+from .sea import Layout, Sea, random_layout
 
-__all__ = ["FINALISTS", "POOL", "exposure", "hidden_layout", "hunt_cost"]
+__all__ = [
+    "COMPACT_TRIES", "FINALISTS", "POOL", "compact_layout", "exposure", "hidden_layout", "hunt_cost", "ring_area",
+]  # fmt: skip
 
 #: Layouts drawn per setup.
 POOL = 400
 #: The least exposed of them, each played against a level-4 hunt.
 FINALISTS = 8
+
+#: Uniform layouts drawn by :func:`compact_layout`.
+COMPACT_TRIES = 60
+
+
+def ring_area(rules: Knowledge, layout: Layout) -> int:
+    """Cells of the board beside a ship of ``layout`` (side or corner) that no ship covers: what its sunk ships
+    show empty in the classic rules (A6).
+
+    >>> k = Knowledge.new("classic")
+    >>> ring_area(k, (("1", ((0, 0),)),)), ring_area(k, (("1", ((5, 5),)),))
+    (3, 8)
+    """
+    cells = {c for _, ship in layout for c in ship}
+    ring = {
+        (r + dr, c + dc)
+        for r, c in cells
+        for dr in (-1, 0, 1)
+        for dc in (-1, 0, 1)
+        if 0 <= r + dr < rules.height and 0 <= c + dc < rules.width
+    }
+    return len(ring - cells)
+
+
+def compact_layout(rules: Knowledge, rng: random.Random, tries: int = COMPACT_TRIES) -> Layout:
+    """Level 3's fleet: of ``tries`` uniformly drawn legal layouts, the one of least :func:`ring_area` (the first
+    drawn among equals). Where ships may touch, rings show nothing: one uniform layout."""
+    if rules.touching:
+        return random_layout(rules, rng)
+    return min((random_layout(rules, rng) for _ in range(tries)), key=lambda lay: ring_area(rules, lay))
 
 
 @lru_cache(maxsize=8)
