@@ -46,9 +46,7 @@ def _by_definition(k: Knowledge, layouts, cell) -> float:
     value = sum(len(g) for key, g in groups.items() if key is not None) / n
     for group in groups.values():
         best = max(
-            sum(any(c in cells for _, cells in lay) for lay in group)
-            for c in k.cells()
-            if c not in shot and c != cell
+            sum(any(c in cells for _, cells in lay) for lay in group) for c in k.cells() if c not in shot and c != cell
         )
         value += best / n
     return value
@@ -115,3 +113,18 @@ def test_level3_places_a_compact_fleet_in_the_classic_rules() -> None:
     assert statistics.fmean(ring_area(k, lay) for lay in compact) < uniform - 5
     h = Knowledge.new("hasbro")
     assert compact_layout(h, random.Random(3)) == random_layout(h, random.Random(3))
+
+
+def test_level3_hunts_on_the_checkerboard_while_a_two_decker_is_afloat() -> None:
+    """Hasbro, the patrol boat (2) sunk at a1–a2: the smallest ship afloat has 3 decks, yet level 3 keeps to one
+    checkerboard colour (the textbook parity hunter); with only one-deckers afloat (classic) it uses every cell."""
+    k = Knowledge.new("hasbro").after((0, 0), "hit", "P").after((0, 1), "sunk", "P")
+    colours = {sum(parse_cell(make_bot(3, seed).shoot(k))) % 2 for seed in range(30)}
+    assert len(colours) == 1
+    c = Knowledge.new("classic")
+    # every ship of two decks or more sunk, apart: a1–a4, c1–c3, e1–e3, g1–g2, i1–i2, i7–i8
+    for row, first, size in ((0, 0, 4), (2, 0, 3), (4, 0, 3), (6, 0, 2), (8, 0, 2), (8, 6, 2)):
+        for n in range(size):
+            c = c.after((row, first + n), "sunk" if n == size - 1 else "hit")
+    colours = {sum(parse_cell(make_bot(3, seed).shoot(c))) % 2 for seed in range(30)}
+    assert colours == {0, 1}
