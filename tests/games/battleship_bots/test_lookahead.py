@@ -128,3 +128,15 @@ def test_level3_hunts_on_the_checkerboard_while_a_two_decker_is_afloat() -> None
             c = c.after((row, first + n), "sunk" if n == size - 1 else "hit")
     colours = {sum(parse_cell(make_bot(3, seed).shoot(c))) % 2 for seed in range(30)}
     assert colours == {0, 1}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_level5_takes_the_last_ships_sure_cell(seed: int) -> None:
+    """3 × 3, two one-deckers, no touching (rules A2): one sunk in a corner (its ring shows empty, A6), four misses;
+    the last one-decker can only be at c2 (a sure cell), and the ring's cells are empty. Two shots are worth one hit
+    whether the sure cell is shot first or second, so the look-ahead must prefer the hit now — a bench game once
+    shot 24 empty cells before a sure one."""
+    k = Knowledge(3, 3, (1, 1), ("1", "1"), touching=False, named=False).after((0, 0), "sunk")
+    for cell in [(0, 2), (2, 0), (1, 2), (2, 2)]:
+        k = k.after(cell, "miss")
+    assert parse_cell(make_bot(5, seed).shoot(k)) == (2, 1)

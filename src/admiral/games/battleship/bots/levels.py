@@ -315,10 +315,13 @@ def fleet_shot(
             unshot = near
             hunting = False
     if hunting and keep:
-        ranked = sorted(unshot, key=lambda i: -chance[i])[:lookahead]
-        value = two_shot_value(facts, keep, ranked)
-        top = max(value.values())
-        return facts.g.cell(rng.choice([i for i in ranked if value[i] >= top - 1e-12]))
+        # cells no draw puts a ship on are not worth a shot while another is; among equal values, the surer hit
+        # now (the last ship's sure cell is worth one hit over two shots, and so is any empty cell before it)
+        ranked = sorted((i for i in unshot if chance[i] > 0), key=lambda i: -chance[i])[:lookahead]
+        if ranked:
+            value = two_shot_value(facts, keep, ranked)
+            best = max((round(value[i], 9), round(chance[i], 12)) for i in ranked)
+            return facts.g.cell(rng.choice([i for i in ranked if (round(value[i], 9), round(chance[i], 12)) == best]))
     top = max(chance[i] for i in unshot)
     near = [i for i in unshot if chance[i] >= top - tie]
     if len(near) > 1:
