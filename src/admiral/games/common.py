@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar
 
 __all__ = [
     "IllegalAction", "InvalidSetup", "RecordedGame", "RecordedRuleset", "Result", "SetupProblem", "record_parts",
-    "Record",
+    "record_setups", "Record",
 ]  # fmt: skip
 
 
@@ -96,6 +96,26 @@ def record_parts(
     if not isinstance(setups, Mapping) or not isinstance(actions, list) or not isinstance(settings, Mapping):
         raise IllegalAction("bad_record", "a record needs 'settings' (object), 'setups' (object), 'actions' (list)")
     return setups, actions, settings
+
+
+def record_setups(setups: Mapping[str, Any], sides: Iterable[Any], check: Callable[[Any, Mapping], Any]) -> dict:
+    """Each side's setup of a record's ``setups`` (side label → ``{cell: unit}``) as ``check(side, raw)`` returns
+    it, keyed by side (a side has a ``label``).
+
+    :raises IllegalAction: ``bad_record`` for a side with no setup object; whatever ``check`` raises.
+
+    >>> class S:
+    ...     label = "south"
+    >>> list(record_setups({"south": {"a1": "1"}}, [S], lambda side, raw: dict(raw)).values())
+    [{'a1': '1'}]
+    """
+    parsed = {}
+    for side in sides:
+        raw = setups.get(side.label)
+        if not isinstance(raw, Mapping):
+            raise IllegalAction("bad_record", f"the record has no setup for {side.label}")
+        parsed[side] = check(side, raw)
+    return parsed
 
 
 @dataclass

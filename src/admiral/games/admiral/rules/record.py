@@ -18,7 +18,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ...common import Record, RecordedGame, record_parts
+from ...common import Record, RecordedGame, record_parts, record_setups
 from .actions import Action
 from .board import Cell, cell_name
 from .errors import IllegalAction
@@ -58,12 +58,7 @@ class GameRecord(Record):
         :raises IllegalAction: ``bad_record`` (wrong shape) or the code of the first bad part.
         """
         setups, actions, settings = record_parts(data, FORMAT)
-        parsed = {}
-        for side in Side:
-            raw = setups.get(side.label)
-            if not isinstance(raw, Mapping):
-                raise IllegalAction("bad_record", f"the record has no setup for {side.label}")
-            parsed[side] = check_setup(side, raw)
+        parsed = record_setups(setups, Side, check_setup)
         return cls(parsed, [Action.parse(a) for a in actions], dict(settings))
 
     @classmethod

@@ -18,7 +18,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ...common import Record, RecordedGame, record_parts
+from ...common import Record, RecordedGame, record_parts, record_setups
 from .board import Cell, cell_name
 from .chance import draw, seed_bytes
 from .errors import IllegalAction
@@ -74,12 +74,7 @@ class GameRecord(Record):
         """
         setups, actions, settings = record_parts(data, FORMAT, settings_required=True)
         rules, _, settings = settings_of(settings)
-        parsed = {}
-        for side in Side:
-            raw = setups.get(side.label)
-            if not isinstance(raw, Mapping):
-                raise IllegalAction("bad_record", f"the record has no setup for {side.label}")
-            parsed[side] = check_setup(rules, raw)
+        parsed = record_setups(setups, Side, lambda side, raw: check_setup(rules, raw))
         return cls(parsed, [Action.parse(a) for a in actions], settings)
 
     @classmethod
