@@ -97,8 +97,10 @@ def test_bots_think_in_lower_priority_processes_that_end_with_the_server(tmp_pat
         assert _wait(lambda: len(answers) >= 30, 60)
         workers = {pid: nice for pid, nice in _marked(mark).items() if pid != server.pid}
         base = os.getpriority(os.PRIO_PROCESS, server.pid)  # the test run's own niceness (0, or more under `nice`)
-        # beside the fork server (at the server's niceness): two workers 10 below it
-        assert sorted(workers.values()).count(min(19, base + 10)) == 2, (base, workers)
+        # beside the fork server (at the server's niceness): two workers 10 below it — or at 19, the floor, which a
+        # run already under `nice -n 10` or more shares with the server's own processes
+        lowered = [n for n in workers.values() if n == min(19, base + 10)]
+        assert len(lowered) == 2 if base + 10 <= 18 else len(lowered) >= 2, (base, workers)
     finally:
         server.send_signal(how)  # while the bots think
         try:
