@@ -212,7 +212,7 @@ class SetupMixin(SessionBase):
         rules, checked, variant = self._setup_scope(game, options)
         problems = rules.setup_problems("south", setup, complete=False, options=checked)
         if problems:
-            raise ServiceError("invalid_setup", _("Расстановка неверна."), {"problems": problems})
+            raise invalid_setup(problems)
         setup = self._draft(rules, "south", setup, checked)
         if self.store.count_setups(browser_hash) >= self.MAX_SAVED_SETUPS:
             raise ServiceError("too_many_setups", _("Можно сохранить не больше 50 расстановок."))

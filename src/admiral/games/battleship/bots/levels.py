@@ -320,8 +320,9 @@ def fleet_shot(
         ranked = sorted((i for i in unshot if chance[i] > 0), key=lambda i: -chance[i])[:lookahead]
         if ranked:
             value = two_shot_value(facts, keep, ranked)
-            best = max((round(value[i], 9), round(chance[i], 12)) for i in ranked)
-            return facts.g.cell(rng.choice([i for i in ranked if (round(value[i], 9), round(chance[i], 12)) == best]))
+            score = {i: (round(value[i], 9), round(chance[i], 12)) for i in ranked}
+            best = max(score.values())
+            return facts.g.cell(rng.choice([i for i in ranked if score[i] == best]))
     top = max(chance[i] for i in unshot)
     near = [i for i in unshot if chance[i] >= top - tie]
     if len(near) > 1:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+from .geometry import geometry
 from .knowledge import Knowledge
 from .model import Facts, hunter_density
 from .sampler import Sampler
@@ -44,15 +45,14 @@ def ring_area(rules: Knowledge, layout: Layout) -> int:
     >>> ring_area(k, (("1", ((0, 0),)),)), ring_area(k, (("1", ((5, 5),)),))
     (3, 8)
     """
-    cells = {c for _, ship in layout for c in ship}
-    ring = {
-        (r + dr, c + dc)
-        for r, c in cells
-        for dr in (-1, 0, 1)
-        for dc in (-1, 0, 1)
-        if 0 <= r + dr < rules.height and 0 <= c + dc < rules.width
-    }
-    return len(ring - cells)
+    g = geometry(rules.width, rules.height, rules.fleet, rules.touching)
+    cells = ring = 0
+    for _, ship in layout:
+        for c in ship:
+            i = g.index(c)
+            cells |= 1 << i
+            ring |= g.around[i]
+    return (ring & ~cells).bit_count()
 
 
 def compact_layout(rules: Knowledge, rng: random.Random, tries: int = COMPACT_TRIES) -> Layout:

@@ -51,7 +51,7 @@ Placements = Mapping[Cell | str, str] | Iterable[tuple[Cell | str, str]]
 # cell given twice), ``bent`` (a ship's cells not one straight line), ``wrong_length`` (a straight ship of the
 # wrong size), ``too_many`` / ``too_few`` (ships of a class), ``touching`` (two ships touch by side or corner,
 # A2: a :class:`Touching`, which also names where they meet). ``cell`` is the first cell of the ship concerned in
-# reading order (for ``touching`` the first cell of the first ship that touches the other), ``kind`` its code, when
+# reading order (for ``touching`` the first ship's first cell beside the other), ``kind`` its code, when
 # there is one.
 
 
