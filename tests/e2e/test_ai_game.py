@@ -97,7 +97,10 @@ def test_playing_north_the_player_dots_take_the_pieces_colours(browser, server_u
         page.set_default_timeout(TIMEOUT_MS)
         start_ai_game(page, server_url, side="north")
         dot = "el => getComputedStyle(el.querySelector('.pb-dot')).backgroundColor"
-        own_piece = page.locator(".play-board .unit.own").first.evaluate("el => getComputedStyle(el).backgroundColor")
+        # a fleet's own colour: any unit but the atomic bomb, which has a colour of its own (the auto setup may put it
+        # first in reading order)
+        own_unit = page.locator(".play-board .unit.own:not(.k-AB)").first
+        own_piece = own_unit.evaluate("el => getComputedStyle(el).backgroundColor")
         assert own_piece == "rgb(29, 79, 145)"
         assert "ИИ «Юнга»" in page.locator(".player-bar.side-south.enemy").inner_text()
         assert page.locator(".player-bar.side-north.own").evaluate(dot) == own_piece
