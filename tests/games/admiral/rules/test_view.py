@@ -9,6 +9,7 @@ import pytest
 
 from admiral.games.admiral.rules import (
     Action,
+    Attack,
     BattleReport,
     Game,
     GameState,
@@ -17,6 +18,7 @@ from admiral.games.admiral.rules import (
     MoveView,
     PlayerView,
     Reason,
+    Resign,
     Side,
     UnitView,
     apply,
@@ -322,9 +324,10 @@ class TestWireForm:
         d = Play(BATTLE).view(SOUTH).to_dict()
         assert list(d) == [
             "audience", "ply", "to_move", "to_act", "quiet", "units", "lost", "reports", "events", "pending",
-            "legal", "result",
+            "legal", "result", "history",
         ]  # fmt: skip
         assert (d["ply"], d["to_move"], d["to_act"], d["quiet"], d["result"]) == (0, "south", "south", 0, None)
+        assert d["history"] == []
 
     def test_game_view_is_the_free_function(self):
         rng = random.Random(5)
@@ -333,3 +336,53 @@ class TestWireForm:
             game.apply(rng.choice(game.legal_actions()))
         for audience in (SOUTH, NORTH, "spectator"):
             assert game.view(audience, since=3) == view(game.state, audience, game.log, since=3)
+
+
+class TestHistory:
+    """The move list (rules §11.3–§11.4): one public line per ply, the same for every audience, never more than
+    both sides saw."""
+
+    @staticmethod
+    def _seen(action) -> str:
+        """What the move list may show of ``action``: its notation without an attacker's declared formation."""
+        text = str(action)
+        return text.split(" [")[0] if isinstance(action, Attack) else text
+
+    @pytest.mark.parametrize("seed", range(6))
+    def test_random_games_list_every_ply_as_played(self, seed: int) -> None:  # rules §11.3, §11.4
+        rng = random.Random(seed)
+        game = Game.new_random(rng)
+        while game.state.to_act is not None and game.ply < 300:
+            game.apply(rng.choice(legal_actions(game.state)))
+        lines = game.view(Side.SOUTH).history
+        assert [p.ply for p in lines] == list(range(game.ply))  # every ply of play has its line
+        reports = game.view(Side.SOUTH).reports
+        for p in lines:
+            action = game.record.actions[p.ply]
+            assert p.text == self._seen(action), (p.ply, str(action))
+            if p.report is not None:
+                assert reports[p.report].ply == p.ply
+        assert sorted(p.report for p in lines if p.report is not None) == list(range(len(reports)))
+        # the same list for both sides and a spectator: it is public
+        wire = [p.to_list() for p in lines]
+        for audience in (Side.NORTH, "spectator"):
+            assert [p.to_list() for p in game.view(audience).history] == wire
+
+    def test_a_pending_attack_does_not_tell_the_formation(self) -> None:  # rules §7.1.2, §11.2
+        rng = random.Random(3)
+        game = Game.new_random(rng)
+        while game.state.pending is None or not any(" [" in str(a) for a in game.record.actions[-1:]):
+            if game.state.to_act is None:
+                game = Game.new_random(rng)
+            game.apply(rng.choice(legal_actions(game.state)))
+        attack = str(game.record.actions[-1])
+        assert "[" in attack
+        last = game.view(game.state.pending.defender).history[-1]
+        assert last.ply == game.ply - 1 and "[" not in last.text and last.report is None
+        assert game.view(game.state.pending.defender).to_dict()["history"][-1] == [last.ply, last.side.label, attack.split(" [")[0], None]
+
+    def test_a_resignation_adds_no_line(self) -> None:  # rules §10.1
+        game = Game.new_random(random.Random(5))
+        game.apply(game.legal_actions()[0])
+        game.apply(Resign(Side.NORTH))
+        assert [p.ply for p in game.view("full").history] == [0]

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from .actions import Action, Attack, Declare, Detonate, Move
 from .board import BLAST, Cell, cell_name
 from .errors import IllegalAction
-from .events import BattleReport, Event, Moved, Result
+from .events import BattleReport, DeclarationRequested, Event, Moved, Result
 from .state import GameState, legal_actions
 from .units import Kind, Side, scale_row
 
-__all__ = ["PlayerView", "UnitView", "action_to_dict", "view"]
+__all__ = ["PlayerView", "PlyView", "UnitView", "action_to_dict", "history", "view"]
 
 SPECTATOR = "spectator"
 FULL = "full"
@@ -90,6 +90,76 @@ class PendingView:
 
 
 @dataclass(frozen=True, slots=True)
+class PlyView:
+    """One ply as everyone may know it (rules §11.3–§11.4): the move list's line.
+
+    ``side``: who acted. ``text``: what was seen, in notation — a step ``e4-e5``, an attack ``e5xe6`` or
+    ``e4-e5xe6`` (the declared formation is not told: once the battle is fought it is in the report), a
+    defender's declaration ``[d5+e5]``, the bomb ``АБ!``. ``report``: the index in ``PlayerView.reports`` of the
+    battle fought at this ply, or ``None``.
+    """
+
+    ply: int
+    side: Side
+    text: str
+    report: int | None
+
+    def to_list(self) -> list:
+        """Wire form, compact (a long game's list rides in every snapshot): ``[ply, side, text, report]``."""
+        return [self.ply, self.side.label, self.text, self.report]
+
+
+def history(log: Sequence[Event]) -> tuple[PlyView, ...]:
+    """The public move list of a game from its event log (rules §11.3–§11.4): one :class:`PlyView` per ply that
+    moved a unit or fought a battle, in order (the ends by resignation, time or agreement are the result's, not a
+    ply's line). Only what both sides saw goes in: steps of markers, the cells of an attack, the battle reports.
+
+    >>> from .board import parse_cell
+    >>> log = [Moved(0, Side.SOUTH, Kind.KR, parse_cell("e4"), parse_cell("e5"))]
+    >>> [p.to_list() for p in history(log)]
+    [[0, 'south', 'e4-e5', None]]
+    """
+    out: list[PlyView] = []
+    waiting: DeclarationRequested | None = None  # the battle that waits for the defender's declaration
+    n_reports = 0
+    cur: dict | None = None
+
+    def line(ply: int, side: Side) -> dict:
+        nonlocal cur
+        if cur is None or cur["ply"] != ply:
+            if cur is not None:
+                out.append(PlyView(cur["ply"], cur["side"], cur["text"], cur["report"]))
+            cur = {"ply": ply, "side": side, "text": "", "report": None}
+        return cur
+
+    for e in log:
+        if isinstance(e, Moved):
+            ln = line(e.ply, e.side)
+            ln["text"] += f"{cell_name(e.src)}-{cell_name(e.dst)}"
+        elif isinstance(e, DeclarationRequested):
+            ln = line(e.ply, e.defender.opponent)
+            ln["text"] += f"x{cell_name(e.target)}" if ln["text"] else f"{cell_name(e.src)}x{cell_name(e.target)}"
+            waiting = e
+        elif isinstance(e, BattleReport):
+            if waiting is not None and e.ply > waiting.ply:  # fought at the defender's declaration
+                ln = line(e.ply, waiting.defender)
+                ln["text"] = "[" + "+".join(cell_name(s.cell) for s in e.defender_formation) + "]"
+                waiting = None
+            else:
+                ln = line(e.ply, e.side)
+                if e.method == "detonation":
+                    ln["text"] = "АБ!"
+                elif e.target is not None:
+                    whence = "" if ln["text"] else cell_name(e.attacker.cell)
+                    ln["text"] += f"{whence}x{cell_name(e.target.cell)}"
+            ln["report"] = n_reports
+            n_reports += 1
+    if cur is not None:
+        out.append(PlyView(cur["ply"], cur["side"], cur["text"], cur["report"]))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerView:
     """Everything one audience may know at one moment (rules §11).
 
@@ -97,7 +167,8 @@ class PlayerView:
     ``units``: every unit on the board in notation order, enemy ones as closed markers.
     ``lost``: per side, kind → units removed (public, §11.4). ``reports``: every battle report so
     far (§11.3). ``events``: the public part of what happened at plies ≥ ``since`` (moves and
-    reports in order). ``legal``: the viewer's legal actions when it must act, else empty.
+    reports in order). ``legal``: the viewer's legal actions when it must act, else empty. ``history``: the move
+    list, one :class:`PlyView` per ply (:func:`history`), the same for every audience.
     """
 
     audience: str
@@ -112,6 +183,7 @@ class PlayerView:
     pending: PendingView | None
     legal: tuple[Action, ...]
     result: Result | None
+    history: tuple[PlyView, ...] = ()
 
     @property
     def side(self) -> Side | None:
@@ -153,6 +225,7 @@ class PlayerView:
             "pending": None if self.pending is None else self.pending.to_dict(),
             "legal": self.legal_dicts(),
             "result": None if self.result is None else self.result.to_dict(),
+            "history": [p.to_list() for p in self.history],
         }
 
 
@@ -270,5 +343,5 @@ def view(state: GameState, audience: Side | str, log: Sequence[Event] = (), *, s
     legal = tuple(legal_actions(state)) if me is not None and me is state.to_act else ()
     return PlayerView(
         name, state.ply, state.to_move, state.to_act, state.quiet, units, lost, tuple(reports),
-        tuple(events), pending, legal, state.result,
+        tuple(events), pending, legal, state.result, history(log),
     )  # fmt: skip
