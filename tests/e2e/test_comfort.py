@@ -11,7 +11,7 @@ import re
 
 from admiral.games.admiral.rules import Side, auto_arrange, cell_name
 
-from .ui import DESKTOP, PHONE, TIMEOUT_MS, cell, play, press, start_ai_game, steps, version, wait_version
+from .ui import DESKTOP, PHONE, TIMEOUT_MS, cell, defend, play, press, start_ai_game, steps, version, wait_version
 
 COLS = "abcdefghijklmn"
 
@@ -135,12 +135,13 @@ def test_phone_setup_by_tapping_and_a_note_follows_its_marker(browser, server_ur
         press(south, dialog.get_by_role("button", name=re.compile("Один: Крейсер")))
         # North defends with both cruisers (row 18 against 7): South's cruiser is lost, North's two are revealed
         wait_version(north, v + 1)
-        north.locator("dialog.defender-dialog").get_by_role("button", name=re.compile("Строй: 2 КР")).click()
+        defend(north, re.compile("Строй: 2 КР"))
         wait_version(south, v + 2)
 
         # The battle card offers one click to note each revealed enemy unit that stays on the board.
-        card = south.locator(".report-overlay")
+        card = south.locator(".report-strip")  # on the phone: the strip under the board, its card opened in place
         card.wait_for()
+        press(south, card.get_by_role("button", name="Карточка"))
         note_btn = card.get_by_role("button", name=re.compile("Отметить: Крейсер на В9"))
         assert card.get_by_role("button", name=re.compile("Отметить: Крейсер на Г9")).count() == 1
         _fits(south, card)
@@ -227,8 +228,8 @@ def _keyboard_move(page) -> tuple[str, str]:
     page.keyboard.press("ArrowUp")
     assert "сюда можно пойти" in cell(page, dst).get_attribute("aria-label")
     page.keyboard.press("Enter")
-    if page.get_by_role("button", name="Завершить ход").is_visible():  # attacks could follow from there
-        page.get_by_role("button", name="Завершить ход").focus()
+    if page.get_by_role("button", name="Остановиться здесь").is_visible():  # attacks could follow from there
+        page.get_by_role("button", name="Остановиться здесь").focus()
         page.keyboard.press("Enter")
     wait_version(page, v + 1)
     return src, dst

@@ -18,6 +18,7 @@ from .ui import (
     arsenal_left,
     both_at,
     cell,
+    defend,
     legal,
     mouse_drag,
     notations,
@@ -167,7 +168,8 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         south.locator(".cell[data-cell='c7']").click()
         south.locator(".cell[data-cell='c8']").click()
         assert "target" in cell(south, "c9").get_attribute("class")
-        assert south.get_by_role("button", name="Завершить ход").is_visible()
+        assert south.get_by_role("button", name="Остановиться здесь").is_visible()
+        assert "waiting" in south.locator(".action-bar").get_attribute("class")
         south.screenshot(path=shots / "07-move-then-attack.png")
         cell(south, "c9").click()
         dialog = south.locator("dialog.formation-dialog")
@@ -178,18 +180,18 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
 
         # North defends: its dialog offers c9 alone (row 7) or c9+d9 (row 18).
         wait_version(north, v + 1)
-        north_dialog = north.locator("dialog.defender-dialog")
-        north_dialog.wait_for()
-        assert "ваши часы идут" in north_dialog.locator(".dialog-intro").inner_text()  # a 10+5 game
-        north.screenshot(path=shots / "09-defender-dialog-phone.png")
-        press(north, north_dialog.get_by_role("button", name=re.compile("Строй: 2 КР")))
+        north_panel = north.locator(".defence-panel")
+        north_panel.wait_for()
+        assert "ваши часы идут" in north_panel.locator(".dialog-intro").inner_text()  # a 10+5 game
+        north.screenshot(path=shots / "09-defender-panel-phone.png")
+        defend(north, re.compile("Строй: 2 КР"))
         both_at((south, north), v + 2)
 
         # Both see the battle card: 18 against 18, four cruisers gone.
         for page in (south, north):
-            card = page.locator(".report-overlay .report-card")
-            card.wait_for()
-            assert "Равные ряды (18)" in card.inner_text()
+            card = page.locator(".last-report .report-card")
+            card.wait_for(state="attached")
+            assert "Равные ряды (18)" in card.text_content()
             assert card.locator(".rep-removed .seen").count() == 4
             assert page.locator(".log li").count() == 1
         south.screenshot(path=shots / "10-battle-card.png")
@@ -308,12 +310,16 @@ def test_atomic_bomb_then_abort_without_clocks(browser, server_url, shots, page_
         assert south.locator(".player-bar .clock").first.inner_text() == "∞"
 
         assert "АБ!" in notations(south)
+        assert not south.get_by_role("button", name="Подорвать АБ").is_visible()  # offered with the bomb selected
+        bomb = south.evaluate("window.admiral.view.legal.find((a) => a.type === 'detonate').cell")
+        cell(south, bomb).click()
+        assert south.locator(".play-board .cell.blast").count() >= 9
         south.once("dialog", lambda d: d.accept())
         south.get_by_role("button", name="Подорвать АБ").click()
         for page in (south, north):
-            card = page.locator(".report-overlay .report-card")
-            card.wait_for()
-            assert "Взрыв атомной бомбы" in card.inner_text()
+            card = page.locator(".last-report .report-card")
+            card.wait_for(state="attached")
+            assert "Взрыв атомной бомбы" in card.text_content()
         south.screenshot(path=shots / "20-atomic-bomb.png")
 
         north.once("dialog", lambda d: d.accept())

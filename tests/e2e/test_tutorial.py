@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .ui import DESKTOP, PHONE, TIMEOUT_MS, cell, legal, notations, play, press, version
+from .ui import DESKTOP, PHONE, TIMEOUT_MS, cell, defend, legal, notations, play, press, version
 
 DEVICES = {"desktop": DESKTOP, "phone": PHONE}
 
@@ -18,10 +18,10 @@ def wait_step(page, n: int) -> None:
 
 
 def close_card(page) -> None:
-    """Close the battle card if it covers the board (a player does the same)."""
-    close = page.locator(".report-overlay:not([hidden]) .close")
+    """Close the last battle's card (it lies beside the board or in a strip under it, never over it)."""
+    close = page.locator(".last-report:not([hidden]) .close, .report-strip:not([hidden]) .close").locator("visible=true")
     if close.count():
-        press(page, close)
+        press(page, close.first)
 
 
 def refused(page, hint: str) -> None:
@@ -110,9 +110,9 @@ def lesson_attack(page, shots, device: str) -> None:
     assert "target" in cell(page, "e8").get_attribute("class")
     press(page, cell(page, "e8"))
     wait_step(page, 1)
-    card = page.locator(".report-overlay")
-    card.wait_for(state="visible")
-    assert "Сторожевик" in card.inner_text() and "Ряд 7 сильнее ряда 2: победа атакующих." in card.inner_text()
+    card = page.locator(".last-report")
+    card.wait_for(state="attached")
+    assert "Сторожевик" in card.text_content() and "Ряд 7 сильнее ряда 2: победа атакующих." in card.text_content()
     assert cell(page, "e8").locator(".unit").count() == 0 and cell(page, "e7").locator(".unit.k-KR").count() == 1
     assert "ряд 7 шкалы силы" in page.locator(".coach-result").inner_text()
     page.screenshot(path=shots / f"45-lesson-attack-card-{device}.png")
@@ -123,14 +123,14 @@ def lesson_attack(page, shots, device: str) -> None:
     assert "target" in cell(page, "h8").get_attribute("class")
     press(page, cell(page, "h8"))
     wait_step(page, 2)
-    assert "Ряд 5 сильнее ряда 1" in page.locator(".report-overlay").inner_text()
+    assert "Ряд 5 сильнее ряда 1" in page.locator(".last-report").text_content()
     close_card(page)
     # A blind attack on a linkor loses the cruiser.
     press(page, cell(page, "e7"))
     press(page, cell(page, "e8"))
     wait_step(page, 3)
-    card.wait_for(state="visible")
-    assert "Ряд 15 сильнее ряда 7: атака отбита." in card.inner_text()
+    card.wait_for(state="attached")
+    assert "Ряд 15 сильнее ряда 7: атака отбита." in card.text_content()
     assert cell(page, "e7").locator(".unit").count() == 0
     page.locator(".coach-done").wait_for(state="visible")
     assert "На Д8 оказался линкор" in page.locator(".coach-result").inner_text()
@@ -196,21 +196,21 @@ def test_lessons_four_to_ten(browser, server_url, shots, page_errors):
         dialog = page.locator("dialog.formation-dialog")
         assert "Атакуйте Д8 крейсером с Д7" in dialog.locator(".dialog-note").inner_text()
         dialog.get_by_role("button", name="Строй: 2 КР").click()
-        defence = page.locator("dialog.defender-dialog")
+        defence = page.locator(".defence-panel")
         defence.wait_for()
-        # A lesson has no clocks: the dialog does not say they run.
+        # A lesson has no clocks: the panel does not say they run.
         assert "часы" not in defence.locator(".dialog-intro").inner_text()
         wait_step(page, 1)
-        assert "Ряд 18 сильнее ряда 15: победа атакующих." in page.locator(".report-overlay").inner_text()
-        # A weaker declaration is refused; the dialog comes back for the right one.
-        defence.get_by_role("button", name="Строй: 2 ЭС").click()
+        assert "Ряд 18 сильнее ряда 15: победа атакующих." in page.locator(".last-report").text_content()
+        # A weaker declaration is refused; the panel comes back for the right one.
+        defend(page, "Строй: 2 ЭС")
         refused(page, "Выберите строй из трёх эсминцев")
         defence.wait_for()
         page.screenshot(path=shots / "48-lesson-formation-defence.png")
-        defence.get_by_role("button", name="Строй: 3 ЭС").click()
+        defend(page, "Строй: 3 ЭС")
         wait_step(page, 2)
-        card = page.locator(".report-overlay")
-        assert "Ряд 13 сильнее ряда 12: атака отбита." in card.inner_text()
+        card = page.locator(".last-report")
+        assert "Ряд 13 сильнее ряда 12: атака отбита." in card.text_content()
 
         page.goto(server_url + "/tutorial/aircraft")
         wait_step(page, 0)
@@ -251,10 +251,13 @@ def test_lessons_four_to_ten(browser, server_url, shots, page_errors):
         play(page, "e7-e8")
         wait_step(page, 1)
         assert page.locator(".board .cell.spot").count() == 25  # the blast square is outlined
+        assert not page.get_by_role("button", name="Подорвать АБ").is_visible()  # only with the bomb selected
+        press(page, cell(page, "e8"))
+        assert page.locator(".board .cell.blast").count() == 25  # the square it would clear
         page.once("dialog", lambda d: d.accept())
         page.get_by_role("button", name="Подорвать АБ").click()
         wait_step(page, 2)
-        assert "Взрыв на Д8" in page.locator(".report-overlay").inner_text()
+        assert "Взрыв на Д8" in page.locator(".last-report").text_content()
         assert page.locator(".board .cell[data-cell^='e'] .unit.marker").count() == 0
         page.screenshot(path=shots / "49-lesson-atomic.png")
 

@@ -76,7 +76,7 @@ def touch_drag(page, src, dst) -> None:
 
 
 def play(page, notation: str) -> None:
-    """Make a move (``c5-c6``) through the UI: the unit, its green dot, and «Завершить ход» when attacks could
+    """Make a move (``c5-c6``) through the UI: the unit, its green dot, and «Остановиться здесь» when attacks could
     follow; waits for the next version."""
     listed = legal(page)
     move = next((a for a in listed if a["type"] == "move" and a["notation"] == notation), None)
@@ -88,11 +88,26 @@ def play(page, notation: str) -> None:
     assert "move" in cell(page, dst).get_attribute("class")
     press(page, cell(page, dst))
     if any(a["type"] == "attack" and (a["src"], a["via"]) == (src, dst) for a in listed):  # attacks could follow
-        press(page, page.get_by_role("button", name="Завершить ход"))
+        press(page, page.get_by_role("button", name="Остановиться здесь"))
     try:
         wait_version(page, v + 1)
     except Exception as e:
         raise AssertionError(f"{notation} not applied; toast: {page.locator('#toast').inner_text()!r}") from e
+
+
+def defend(page, option) -> None:
+    """Declare the defence (rules §7.1.2) in the panel under the board: choose the option named ``option`` (a string
+    or a compiled pattern), then «Защищаться»."""
+    panel = page.locator(".defence-panel")
+    panel.wait_for()
+    press(page, panel.get_by_role("radio", name=option))
+    press(page, panel.get_by_role("button", name="Защищаться"))
+
+
+def report_text(page) -> str:
+    """The text of the last battle's card (beside the board on a laptop, in the strip under it on a phone)."""
+    page.locator(".last-report:not([hidden])").wait_for(state="attached")
+    return page.locator(".last-report").text_content()
 
 
 def both_at(pages, v: int) -> None:

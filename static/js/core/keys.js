@@ -1,11 +1,11 @@
 // Keyboard play (issue 7). A game's board is one tab stop (roving tabindex): the arrow keys move the
 // cursor over the cells, Enter or Space press the cell — the same path as a click or a tap. This module adds
-// what is not tied to a focused cell: Escape cancels a selection, or else hides the screen's overlay (a card
-// over the board), wherever the focus is (a dialog's own Escape closes the dialog first).
+// what is not tied to a focused cell: Escape cancels a selection, or else hides the screen's overlay (the last
+// battle's card), wherever the focus is (a dialog's own Escape closes the dialog first).
 
 /**
  * Page-wide keys of the game screen.
- * @param {{clearSelection: () => void, sel: object|null, root: HTMLElement, overlay?: HTMLElement}} screen
+ * @param {{clearSelection: () => void, sel: object|null, root: HTMLElement, overlay?: HTMLElement, hideOverlay?: () => void}} screen
  * @returns {() => void} removes the listener
  */
 export function bindBoardKeys(screen) {
@@ -17,7 +17,8 @@ export function bindBoardKeys(screen) {
       screen.clearSelection();
     } else if (screen.overlay && !screen.overlay.hidden) {
       ev.preventDefault();
-      screen.overlay.hidden = true; // the card over the board: its ✕ button does the same
+      if (screen.hideOverlay) screen.hideOverlay();
+      else screen.overlay.hidden = true; // the last battle's card: its ✕ button does the same
     }
   };
   document.addEventListener("keydown", onKey);

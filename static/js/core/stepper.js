@@ -95,6 +95,12 @@ export class ReplayPanel {
     opts.onOpen?.();
   }
 
+  /** Open the record (fetching it once) at position `i`: the board after `i` plies. */
+  async showAt(i) {
+    await this.open();
+    this.stepper?.show(i);
+  }
+
   close() {
     this.stepper.el.hidden = true;
     this.openBtn.hidden = false;

@@ -8,7 +8,7 @@ import { SIDE_RU, otherSide } from "../../core/i18n.js";
 import { bindBoardKeys } from "../../core/keys.js";
 import { Notes } from "./notes.js";
 import { Replay } from "./replay.js";
-import { notationRu, ownerClass, reportCard, reportSummary } from "./report.js";
+import { notationRu, ownerClass, reportCard, reportStrip, reportSummary } from "./report.js";
 import { t } from "../../core/t.js";
 import { sounds } from "../../core/sound.js";
 import { soundsFor } from "./sounds.js";
@@ -97,18 +97,18 @@ export class PlayScreen {
     });
     [this.topBar, this.bottomBar] = this.bars.bars;
     this.hintEl = h("p", { class: "hint", "aria-live": "polite" });
-    this.finishBtn = h("button", { type: "button", class: "btn primary", onclick: () => this.finishMove() }, t("Завершить ход"));
+    this.finishBtn = h("button", { type: "button", class: "btn primary", onclick: () => this.finishMove() }, t("Остановиться здесь"));
     this.cancelBtn = h("button", { type: "button", class: "btn", onclick: () => this.clearSelection() }, t("Отмена"));
-    // the bomb's square shows on the board while the button is pointed at or focused
-    const blast = (on) => () => this.highlight(on ? this.legal.detonate?.blast : null, "blast");
-    this.detonateBtn = h(
-      "button",
-      { type: "button", class: "btn danger", onclick: () => this.detonate(), onpointerenter: blast(true), onpointerleave: blast(false), onfocus: blast(true), onblur: blast(false) },
-      t("Подорвать АБ"),
-    );
+    // offered only with the bomb selected, whose square the board shows meanwhile (rules §8)
+    this.detonateBtn = h("button", { type: "button", class: "btn danger", onclick: () => this.detonate() }, t("Подорвать АБ"));
     this.actionBar = h("div", { class: "action-bar" }, this.hintEl, h("div", { class: "button-row" }, this.finishBtn, this.cancelBtn, this.detonateBtn));
-    this.overlay = h("div", { class: "report-overlay", hidden: true });
-    const boardWrap = h("div", { class: "board-wrap" }, boardEl, this.overlay);
+    // The last battle's card never covers the board: in full beside it (a laptop), as a one-line strip under it
+    // (a phone, where the card opens in place); the player's next action dismisses both.
+    this.overlay = h("section", { class: "last-report", hidden: true, "aria-label": t("Последний бой") });
+    this.strip = h("div", { class: "report-strip", hidden: true, role: "status" });
+    this.defenceEl = h("section", { class: "defence-panel", hidden: true, "aria-label": t("Защита") });
+    this.turnBox = h("div", { class: "turn-box" });
+    const boardWrap = h("div", { class: "board-wrap" }, boardEl);
 
     this.resultEl = h("section", { class: "result-panel", hidden: true, "aria-live": "polite" });
     this.controlsEl = h("section", { class: "controls", "aria-label": t("Управление партией") });
@@ -118,6 +118,7 @@ export class PlayScreen {
     this.pendingEl = h("div", { class: "pending-note", hidden: true, role: "status" });
     this.lostEl = h("section", { class: "lost", "aria-label": t("Потери") });
     this.logEl = h("ol", { class: "log", reversed: true });
+    this.movesEl = h("ol", { class: "move-list", "aria-label": t("Ходы") });
     this.replay = new Replay(this.gameId, (units, ply) => this.showReplay(units, ply));
     this.replay.el.hidden = true;
     if (this.lesson) this.prefsEl.hidden = this.controlsEl.hidden = true;
@@ -126,19 +127,86 @@ export class PlayScreen {
       "aside",
       { class: "side-panel play-panel" },
       this.resultEl,
+      this.turnBox,
+      this.overlay,
       this.drawEl,
       this.pendingEl,
       this.controlsEl,
       this.prefsEl,
       this.replay.el,
       this.lostEl,
+      h("section", { class: "moves-box" }, h("h2", { class: "panel-title" }, t("Ходы")), this.movesEl),
       h("section", { class: "log-box" }, h("h2", { class: "panel-title" }, t("Журнал боёв")), this.logEl),
     );
-    const layout = h("div", { class: `layout play-layout${this.lesson ? " lesson-layout" : ""}` }, this.coach, h("div", { class: "board-col" }, this.topBar.el, boardWrap, this.bottomBar.el, this.actionBar), side);
+    const boardCol = h("div", { class: "board-col" }, this.topBar.el, boardWrap, this.bottomBar.el, this.strip);
+    const layout = h("div", { class: `layout play-layout${this.lesson ? " lesson-layout" : ""}` }, this.coach, boardCol, side);
     this.root.append(layout);
+    // What the player does next — the hint with its buttons, the defence — sits under the board on a phone (and in
+    // a lesson, whose coach is beside it); on a laptop at the top of the panel beside the board, where the board's
+    // height leaves it in sight (under the board it fell below the fold at 1366×768).
+    const wide = window.matchMedia("(min-width: 901px)");
+    const place = () => {
+      if (wide.matches && !this.lesson) this.turnBox.append(this.defenceEl, this.actionBar);
+      else boardCol.append(this.defenceEl, this.actionBar);
+      this.turnBox.hidden = !this.turnBox.childElementCount;
+    };
+    wide.addEventListener("change", place);
+    place();
     this.bottomBar.el.insertBefore(sounds.toggleButton(), this.bottomBar.clock);
+    this.topBar.el.insertBefore(this.zoomButton(boardWrap), this.topBar.clock); // the top bar has the room
     this.bars.bindClocks();
     this.unbindKeys = bindBoardKeys(this);
+  }
+
+  /**
+   * On a phone the whole board has cells of ~24 px: «Крупнее» draws them ≥ 34 px in a frame panned with a finger
+   * (the page itself never scrolls sideways); the choice is remembered. Hidden on wider screens.
+   */
+  zoomButton(wrap) {
+    const KEY = "admiral.zoom";
+    const b = h("button", { type: "button", class: "btn icon-btn zoom-toggle" });
+    const paint = () => {
+      const on = wrap.classList.contains("zoomed");
+      b.textContent = on ? "⊖" : "⊕";
+      b.setAttribute("aria-pressed", String(on));
+      b.setAttribute("aria-label", on ? t("Всё поле") : t("Крупнее"));
+      b.title = on ? t("Показать всё поле") : t("Крупные клетки (поле двигается пальцем)");
+    };
+    const set = (on) => {
+      wrap.classList.toggle("zoomed", on);
+      try {
+        localStorage.setItem(KEY, on ? "1" : "0");
+      } catch {
+        /* private mode: not remembered */
+      }
+      paint();
+      if (on) requestAnimationFrame(() => this.panTo(wrap));
+    };
+    b.addEventListener("click", () => set(!wrap.classList.contains("zoomed")));
+    let saved = null;
+    try {
+      saved = localStorage.getItem(KEY);
+    } catch {
+      /* private mode */
+    }
+    wrap.classList.toggle("zoomed", saved === "1");
+    paint();
+    this.zoomWrap = wrap;
+    return b;
+  }
+
+  /** Pan the zoomed board so that the selection (or else the middle) is in sight. */
+  panTo(wrap = this.zoomWrap) {
+    if (!wrap?.classList.contains("zoomed")) return;
+    const cell = this.sel ? this.board.cells.get(this.sel.via || this.sel.src) : null;
+    if (cell) {
+      const w = wrap.getBoundingClientRect();
+      const c = cell.getBoundingClientRect();
+      if (c.left < w.left || c.right > w.right) wrap.scrollLeft += c.left + c.width / 2 - (w.left + w.width / 2);
+    } else if (!wrap.dataset.panned) {
+      wrap.scrollLeft = (wrap.scrollWidth - wrap.clientWidth) / 2;
+    }
+    wrap.dataset.panned = "1";
   }
 
   /** The screen is replaced (or the lesson left): the bars stop ticking. */
@@ -197,17 +265,17 @@ export class PlayScreen {
     if (!this.seat || this.lesson || this.game?.status !== "play" || this.replayPos) return false;
     const u = this.view?.units.find((x) => x.cell === cell);
     if (!u || u.kind || u.side === this.seat) return false;
-    const sel = this.sel;
-    const attacks = sel && this.canAct() ? this.legal.bySrc.get(sel.src)?.attacks || [] : [];
-    return !attacks.some((a) => a.via === sel.via && a.target === cell);
+    // with a ship selected, a tap on a marker is about that ship (an attack, or leaving the selection)
+    return !(this.sel && this.canAct());
   }
 
   onCellClick(cell) {
     if (this.wantsNote(cell)) return this.notes.edit(cell, this.view.ply);
     if (!this.canAct() || this.replayPos || this.legal.declarations.length) return;
+    this.hideOverlay(); // the next action dismisses the last battle's card
     const sel = this.sel;
+    const e = sel && this.actionsOf(sel.src);
     if (sel) {
-      const e = this.legal.bySrc.get(sel.src);
       const attacks = e.attacks.filter((a) => a.via === sel.via && a.target === cell);
       if (attacks.length) return this.chooseAttack(attacks);
       if (!sel.via && e.moves.has(cell)) {
@@ -218,7 +286,7 @@ export class PlayScreen {
         return this.act(e.moves.get(cell).notation);
       }
     }
-    if (this.legal.bySrc.has(cell) && (!sel || sel.src !== cell || sel.via)) {
+    if ((this.legal.bySrc.has(cell) || this.legal.detonate?.cell === cell) && (!sel || sel.src !== cell || sel.via)) {
       this.sel = { src: cell, via: null };
     } else {
       this.sel = null;
@@ -229,6 +297,16 @@ export class PlayScreen {
   clearSelection() {
     this.sel = null;
     this.render();
+  }
+
+  /** The legal actions of the unit on `src`: {moves: Map dst → move, attacks: [...]} (empty for the bomb alone). */
+  actionsOf(src) {
+    return this.legal.bySrc.get(src) || { moves: new Map(), attacks: [] };
+  }
+
+  /** Whether the selected unit is the atomic bomb that may be set off now (rules §8). */
+  bombSelected() {
+    return !!(this.sel && !this.sel.via && this.legal.detonate && this.legal.detonate.cell === this.sel.src && this.canAct());
   }
 
   finishMove() {
@@ -271,23 +349,49 @@ export class PlayScreen {
     if (choice) this.act(choice.notation);
   }
 
+  /**
+   * The defender's declaration (rules §7.1.2) in a panel under the board, never over it: the attacker, the target
+   * and its neighbours stay in sight. The strongest formation is chosen first and outlined on the board; a tap or
+   * a click on another option chooses and outlines it (pointing at one outlines it too), «Защищаться» sends.
+   */
   maybeAskDeclaration() {
     const decl = this.legal.declarations;
-    if (!decl.length || !this.canAct() || document.querySelector("dialog.defender-dialog")) return;
-    const p = this.view.pending;
+    const el = this.defenceEl;
+    if (!decl.length || !this.canAct()) {
+      if (!el.hidden) {
+        el.hidden = true;
+        el.innerHTML = "";
+        this.chosenDefence = null;
+      }
+      return;
+    }
+    if (!el.hidden && el.dataset.ply === String(this.view.ply)) return;
     const options = [...decl].sort((x, y) => (y.row ?? 0) - (x.row ?? 0)).map((d) => this.formationOption(d));
-    this.overlay.hidden = true; // the previous battle's card would sit over the board under the dialog
-    choose({
-      title: t("Ваш корабль атакован!"),
-      intro: this.defenceIntro(p),
-      options,
-      cancel: null,
-      note: this.note,
-      onHover: (d) => this.highlight(d ? d.formation : null),
-      className: "defender-dialog",
-    }).then((d) => {
-      if (d) this.act(d.notation);
-    });
+    el.innerHTML = "";
+    el.dataset.ply = String(this.view.ply);
+    const list = h("div", { class: "choice-list", role: "radiogroup", "aria-label": t("Строй защиты") });
+    const buttons = [];
+    const pick = (opt) => {
+      this.chosenDefence = opt.value;
+      for (const [b, value] of buttons) b.setAttribute("aria-checked", String(value === opt.value));
+      this.highlight(opt.value.formation);
+    };
+    for (const opt of options) {
+      const b = h("button", { type: "button", class: "btn choice", role: "radio", "aria-checked": "false", onclick: () => pick(opt) }, opt.label, h("span", { class: "choice-detail" }, opt.detail));
+      b.addEventListener("pointerenter", (ev) => ev.pointerType === "mouse" && this.highlight(opt.value.formation));
+      b.addEventListener("pointerleave", (ev) => ev.pointerType === "mouse" && this.chosenDefence && this.highlight(this.chosenDefence.formation));
+      buttons.push([b, opt.value]);
+      list.append(b);
+    }
+    el.append(h("h2", {}, t("Ваш корабль атакован!")), h("p", { class: "dialog-intro" }, this.defenceIntro(this.view.pending)));
+    if (this.note) el.append(h("p", { class: "dialog-note" }, this.note));
+    el.append(
+      list,
+      h("div", { class: "button-row" }, h("button", { type: "button", class: "btn primary big defend", onclick: () => this.chosenDefence && this.act(this.chosenDefence.notation) }, t("Защищаться"))),
+    );
+    el.hidden = false;
+    pick(options[0]);
+    requestAnimationFrame(() => el.scrollIntoView({ block: "nearest" }));
   }
 
   /** The defence dialog's first line: where the attack comes from, and "your clock runs" only when it does. */
@@ -308,14 +412,12 @@ export class PlayScreen {
     this.hover = null;
   }
 
+  /** Set off the selected atomic bomb (rules §8) after a confirmation; its square is on the board meanwhile. */
   detonate() {
     const boom = this.legal.detonate;
-    if (!boom) return;
-    this.highlight(boom.blast, "blast");
+    if (!boom || !this.bombSelected()) return;
     const size = manifest().rules.blast;
-    const sure = confirm(t("Подорвать атомную бомбу? Всё в квадрате {size}×{size} вокруг неё будет уничтожено.", { size }));
-    this.highlight(null);
-    if (sure) this.act(boom.notation);
+    if (confirm(t("Подорвать атомную бомбу? Всё в квадрате {size}×{size} вокруг неё будет уничтожено.", { size }))) this.act(boom.notation);
   }
 
   /** Outline `cells` on the board (`cls`: "member" for a formation, "blast" for the bomb's square); null clears. */
@@ -332,16 +434,34 @@ export class PlayScreen {
     this.seenReports = reports.length;
   }
 
+  /** Show `report` beside the board (a laptop) and as a strip under it (a phone); neither covers the board. */
   showOverlay(report) {
-    this.overlay.innerHTML = "";
-    const close = h("button", { type: "button", class: "btn close", "aria-label": t("Закрыть карточку боя"), onclick: () => (this.overlay.hidden = true) }, "✕");
-    this.overlay.append(close, reportCard(report, this.seat));
-    if (this.seat && !this.lesson && this.game?.status === "play" && !this.replayPos) {
+    const close = () => h("button", { type: "button", class: "btn close", "aria-label": t("Закрыть карточку боя"), onclick: () => this.hideOverlay() }, "✕");
+    const notes = () => {
+      if (!(this.seat && !this.lesson && this.game?.status === "play" && !this.replayPos)) return null;
       const markers = new Set((this.view?.units || []).filter((u) => !u.kind && u.side !== this.seat).map((u) => u.cell));
-      const actions = this.notes.reportActions(report, this.seat, markers, this.view.ply);
-      if (actions) this.overlay.append(actions);
-    }
-    this.overlay.hidden = false;
+      return this.notes.reportActions(report, this.seat, markers, this.view.ply);
+    };
+    this.overlay.innerHTML = "";
+    this.overlay.append(close(), reportCard(report, this.seat));
+    const wideNotes = notes();
+    if (wideNotes) this.overlay.append(wideNotes);
+    // the strip: one line, the card opening in place under it (pushing the page down, never over the board)
+    const card = h("div", { class: "strip-card", hidden: true }, reportCard(report, this.seat));
+    const narrowNotes = notes();
+    if (narrowNotes) card.append(narrowNotes);
+    const more = h("button", { type: "button", class: "btn strip-more", "aria-expanded": "false" }, t("Карточка"));
+    more.onclick = () => {
+      card.hidden = !card.hidden;
+      more.setAttribute("aria-expanded", String(!card.hidden));
+    };
+    this.strip.innerHTML = "";
+    this.strip.append(h("div", { class: "strip-line" }, h("span", { class: "strip-text" }, reportStrip(report, this.seat)), more, close()), card);
+    this.overlay.hidden = this.strip.hidden = false;
+  }
+
+  hideOverlay() {
+    this.overlay.hidden = this.strip.hidden = true;
   }
 
   // --- replay -------------------------------------------------------------------------------
@@ -349,8 +469,9 @@ export class PlayScreen {
   showReplay(units, ply) {
     this.replayPos = units;
     this.replayPly = ply;
+    this.renderMoves();
     if (ply?.report) this.showOverlay(ply.report);
-    else this.overlay.hidden = true;
+    else this.hideOverlay();
     this.renderBoard();
     this.renderActionBar();
   }
@@ -366,6 +487,36 @@ export class PlayScreen {
     this.renderResult();
     this.renderLost();
     this.renderLog();
+    this.renderMoves();
+  }
+
+  /**
+   * The move list: every ply in notation (the view's public `history`, rules §11.3–§11.4) with its battle's
+   * losses; after the game each line opens the record at the position after it. The line shown on the board is
+   * marked (`aria-current`).
+   */
+  renderMoves() {
+    const lines = this.view?.history || [];
+    const over = this.game?.status === "over" && !this.lesson;
+    const key = `${lines.length}:${over}:${this.replayPly?.ply ?? ""}`;
+    if (this.movesEl.dataset.key === key) return;
+    this.movesEl.dataset.key = key;
+    this.movesEl.innerHTML = "";
+    if (!lines.length) this.movesEl.append(h("li", { class: "muted empty" }, t("Ходов ещё не было.")));
+    const reports = this.view?.reports || [];
+    for (const [ply, side, text, report] of lines) {
+      const r = report == null ? null : reports[report];
+      const lost = r ? (r.removed.length ? `✕ ${r.removed.map((u) => ru(u.kind)).join(", ")}` : t("без потерь")) : "";
+      const parts = [h("span", { class: "mv-n" }, `${ply + 1}.`), h("span", { class: `mv-dot side-${side} ${ownerClass(side, this.seat)}`, title: SIDE_RU[side], "aria-label": SIDE_RU[side] }), h("span", { class: "mv-text" }, notationRu(text))];
+      if (lost) parts.push(h("span", { class: "mv-lost" }, lost));
+      const current = this.replayPly?.ply === ply;
+      const item = over
+        ? h("li", {}, h("button", { type: "button", class: "mv-line", "aria-current": current ? "step" : null, title: t("Показать позицию после этого полухода"), onclick: () => this.replay.panel.showAt(ply + 1) }, ...parts))
+        : h("li", { class: "mv-line" }, ...parts);
+      this.movesEl.append(item);
+    }
+    const box = this.movesEl;
+    if (!this.replayPos) requestAnimationFrame(() => (box.scrollTop = box.scrollHeight)); // the newest ply in sight
   }
 
   renderBoard() {
@@ -400,7 +551,8 @@ export class PlayScreen {
     }
     const sel = this.sel;
     if (sel && this.canAct()) {
-      const e = this.legal.bySrc.get(sel.src);
+      const e = this.actionsOf(sel.src);
+      if (this.bombSelected()) for (const c of this.legal.detonate.blast) add(c, "blast");
       if (sel.via) {
         units.set(sel.via, units.get(sel.src));
         units.delete(sel.src);
@@ -434,7 +586,11 @@ export class PlayScreen {
     else if (view?.to_act !== this.seat && g.players?.[view?.to_act]?.bot) hint = t("ИИ обдумывает ход…");
     else if (view?.to_act !== this.seat) hint = t("Ход соперника");
     else if (this.legal.declarations.length) hint = t("Ваш корабль атакован: выберите защиту.");
-    else if (sel?.via) hint = t("Корабль пойдёт на {cell}. Атакуйте отсюда или нажмите «Завершить ход».", { cell: cellRu(sel.via) });
+    else if (sel?.via)
+      hint = this.countdown.remaining(this.seat) != null
+        ? t("Корабль ждёт на {cell}: атакуйте цель (красный прицел) или остановитесь здесь. Ваши часы идут.", { cell: cellRu(sel.via) })
+        : t("Корабль ждёт на {cell}: атакуйте цель (красный прицел) или остановитесь здесь.", { cell: cellRu(sel.via) });
+    else if (this.bombSelected()) hint = t("Атомная бомба: подрыв уничтожит всё в подсвеченном квадрате {size}×{size} — и ваше тоже.", { size: manifest().rules.blast });
     else if (sel) hint = t("Зелёные точки — куда пойти, красные прицелы — кого атаковать.");
     else hint = t("Ваш ход: выберите свой корабль.");
     this.hintEl.textContent = hint;
@@ -442,7 +598,8 @@ export class PlayScreen {
     if (selKind) this.hintEl.append(" ", rulesLink(selKind));
     this.finishBtn.hidden = !(mine && sel?.via);
     this.cancelBtn.hidden = !(mine && sel);
-    this.detonateBtn.hidden = !(mine && this.legal.detonate && !this.legal.declarations.length);
+    this.detonateBtn.hidden = !(this.bombSelected() && !this.legal.declarations.length);
+    this.actionBar.classList.toggle("waiting", !!(mine && sel?.via)); // a move waits for «attack or stop»
   }
 
   renderControls() {

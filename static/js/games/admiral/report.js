@@ -69,6 +69,15 @@ export function reportSummary(r) {
   return `${r.ply + 1}. ${SIDE_RU[r.side]}: ${METHOD[r.method] || r.method} ${who}${target}${lost}`;
 }
 
+/** The one line of a report on a phone's strip, for the viewer `me` (null: a spectator): who attacked what, and
+ * what was destroyed — «Атака противника: Кр Д5 → Лк Д6 · уничтожены: ваш Лк». */
+export function reportStrip(r, me = null) {
+  const who = me ? (r.side === me ? t("Ваша атака") : t("Атака противника")) : t("Атакует {side}", { side: SIDE_RU[r.side] });
+  const target = r.target ? ` → ${ru(r.target.kind)} ${cellRu(r.target.cell)}` : r.explosion ? ` → ${cellRu(r.explosion)}` : "";
+  const lost = r.removed.length ? t("уничтожены: {units}", { units: r.removed.map((s) => (me ? (s.side === me ? t("ваш {unit}", { unit: ru(s.kind) }) : t("его {unit}", { unit: ru(s.kind) })) : ru(s.kind))).join(", ") }) : t("без потерь");
+  return `${who}: ${ru(r.attacker.kind)} ${cellRu(r.attacker.cell)}${target} · ${lost}`;
+}
+
 /** The full card of a report. `me`: the viewer's side (for «ваш»/«противника»), may be null. */
 export function reportCard(r, me = null) {
   const who = me ? (r.side === me ? t("Атакуете вы") : t("Атакует противник")) : t("Атакует {side}", { side: SIDE_RU[r.side] });
