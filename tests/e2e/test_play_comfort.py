@@ -241,6 +241,9 @@ def test_play_comfort_laptop_against_phone(browser, server_url, shots, page_erro
         assert strip.is_hidden()
         north.keyboard.press("Escape")
 
+        assert south.locator(".zoom-toggle").is_hidden()  # the laptop's cells are big enough
+        assert cell(south, "a1").bounding_box()["width"] >= 32
+
         # After the game the move list opens the position after any ply.
         south.once("dialog", lambda d: d.accept())
         north.once("dialog", lambda d: d.accept())
@@ -258,6 +261,79 @@ def test_play_comfort_laptop_against_phone(browser, server_url, shots, page_erro
         north.wait_for_function("() => document.querySelector('.move-list [aria-current=step]')")
         assert "last-to" in cell(north, "c9").get_attribute("class")
         north.screenshot(path=shots / "play-move-list-replay-phone.png", full_page=True)
+        assert page_errors.errors == []
+    finally:
+        laptop.close()
+        phone.close()
+
+
+def test_the_phone_attacks_and_the_laptop_defends(browser, server_url, shots, page_errors):
+    """The same steps on the other sizes: the phone's move waits for «attack or stop» under its board (the clock
+    running), and the laptop (North) chooses its defence in the panel beside its board, in sight at 1366×768."""
+    laptop = browser.new_context(**{**DESKTOP, "viewport": {"width": 1366, "height": 768}})
+    phone = browser.new_context(**PHONE)
+    try:
+        south = page_errors(phone.new_page(), "south-phone")
+        north = page_errors(laptop.new_page(), "north-laptop")
+        for p in (south, north):
+            p.set_default_timeout(TIMEOUT_MS)
+        south.goto(server_url + "/")
+        created = south.evaluate(
+            """async () => (await fetch("/games", {method: "POST", headers: {"content-type": "application/json"},
+                 body: JSON.stringify({side: "south", time_control: "30+0", setup_minutes: 0})})).json()"""
+        )
+        _ready_with(south, server_url, created["url"], _setup(Side.SOUTH, 4), invite=False)
+        _ready_with(north, server_url, created["invite_url"], _neutral(_setup(Side.NORTH, 8)), invite=True)
+        for p in (south, north):
+            p.wait_for_selector(".play-board")
+        plan = [
+            (south, "c5-c6"), (north, "c11-c10"), (south, "c6-c7"), (north, "c10-c9"),
+            (south, "d5-d6"), (north, "d11-d10"), (south, "d6-d7"), (north, "d10-d9"),
+            (south, "d7-d8"), (north, "f11-f10"),
+        ]  # fmt: skip
+        for page, move in plan:
+            play(page, move)
+            wait_version(north if page is south else south, version(page))
+
+        v = version(south)
+        press(south, cell(south, "c7"))
+        press(south, cell(south, "c8"))
+        bar = south.locator(".action-bar")
+        assert "waiting" in bar.get_attribute("class") and "Корабль ждёт на В8" in bar.inner_text()
+        assert "Ваши часы идут" in bar.inner_text()
+        assert "target" in cell(south, "c9").get_attribute("class")
+        assert "running" in south.locator(".player-bar.own .clock").get_attribute("class")
+        stop = south.get_by_role("button", name="Остановиться здесь")
+        stop.scroll_into_view_if_needed()
+        assert stop.is_visible()
+        for name in ("c8", "c9"):
+            assert _on_top(south, name), name
+        south.screenshot(path=shots / "play-move-waits-phone.png")
+        press(south, cell(south, "c9"))
+        dialog = south.locator("dialog.formation-dialog")
+        dialog.wait_for()
+        press(south, dialog.get_by_role("button", name=re.compile("Один: Крейсер")))
+
+        wait_version(north, v + 1)
+        panel = north.locator(".defence-panel")
+        panel.wait_for()
+        box = panel.bounding_box()
+        assert _apart(box, _box(north, ".play-board")) and box["y"] + box["height"] <= 768  # beside the board
+        for name in ("c8", "c9", "d9", "b9", "c10"):
+            assert _on_top(north, name), name
+        # pointing at an option outlines its formation; a click chooses it
+        panel.get_by_role("radio", name=re.compile("Один: Крейсер")).hover()
+        assert north.eval_on_selector_all(".play-board .cell.member", "els => els.map((e) => e.dataset.cell)") == ["c9"]
+        panel.get_by_role("radio", name=re.compile("Строй: 2 КР")).click()
+        assert sorted(north.eval_on_selector_all(".play-board .cell.member", "els => els.map((e) => e.dataset.cell)")) == ["c9", "d9"]
+        north.screenshot(path=shots / "play-defence-laptop.png")
+        panel.get_by_role("button", name="Защищаться").click()
+        wait_version(south, v + 2)
+        card = north.locator(".last-report")
+        card.wait_for()
+        assert _apart(card.bounding_box(), _box(north, ".play-board"))
+        assert south.locator(".report-strip").is_visible() and north.locator(".report-strip").is_hidden()
+        north.screenshot(path=shots / "play-report-laptop-768.png")
         assert page_errors.errors == []
     finally:
         laptop.close()

@@ -600,6 +600,7 @@ export class PlayScreen {
     this.cancelBtn.hidden = !(mine && sel);
     this.detonateBtn.hidden = !(this.bombSelected() && !this.legal.declarations.length);
     this.actionBar.classList.toggle("waiting", !!(mine && sel?.via)); // a move waits for «attack or stop»
+    this.actionBar.hidden = !!(mine && this.legal.declarations.length); // the defence panel says it all
   }
 
   renderControls() {
