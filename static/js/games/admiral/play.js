@@ -590,7 +590,7 @@ export class PlayScreen {
       hint = this.countdown.remaining(this.seat) != null
         ? t("Корабль ждёт на {cell}: атакуйте цель (красный прицел) или остановитесь здесь. Ваши часы идут.", { cell: cellRu(sel.via) })
         : t("Корабль ждёт на {cell}: атакуйте цель (красный прицел) или остановитесь здесь.", { cell: cellRu(sel.via) });
-    else if (this.bombSelected()) hint = t("Атомная бомба: подрыв уничтожит всё в подсвеченном квадрате {size}×{size} — и ваше тоже.", { size: manifest().rules.blast });
+    else if (this.bombSelected()) hint = t("{unit}: подрыв уничтожит всё в подсвеченном квадрате {size}×{size} — и ваше тоже.", { unit: ruName(this.ownKindAt(sel.src)), size: manifest().rules.blast });
     else if (sel) hint = t("Зелёные точки — куда пойти, красные прицелы — кого атаковать.");
     else hint = t("Ваш ход: выберите свой корабль.");
     this.hintEl.textContent = hint;
