@@ -172,7 +172,7 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         cell(south, "c9").click()
         dialog = south.locator("dialog.formation-dialog")
         dialog.wait_for()
-        assert dialog.get_by_text("ряд 18").count() == 1
+        assert dialog.get_by_text("сила 18").count() == 1
         south.screenshot(path=shots / "08-formation-dialog.png")
         dialog.get_by_role("button", name=re.compile("Строй: 2 КР")).click()
 
@@ -189,7 +189,7 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         for page in (south, north):
             card = page.locator(".report-overlay .report-card")
             card.wait_for()
-            assert "Равные ряды (18)" in card.inner_text()
+            assert "Равная сила (18)" in card.inner_text()
             assert card.locator(".rep-removed .seen").count() == 4
             assert page.locator(".log li").count() == 1
         south.screenshot(path=shots / "10-battle-card.png")
