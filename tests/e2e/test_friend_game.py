@@ -174,7 +174,7 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         cell(south, "c9").click()
         dialog = south.locator("dialog.formation-dialog")
         dialog.wait_for()
-        assert dialog.get_by_text("ряд 18").count() == 1
+        assert dialog.get_by_text("сила 18").count() == 1
         south.screenshot(path=shots / "08-formation-dialog.png")
         dialog.get_by_role("button", name=re.compile("Строй: 2 КР")).click()
 
@@ -191,7 +191,7 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         for page in (south, north):
             card = page.locator(".last-report .report-card")
             card.wait_for(state="attached")
-            assert "Равные ряды (18)" in card.text_content()
+            assert "Равная сила (18)" in card.text_content()
             assert card.locator(".rep-removed .seen").count() == 4
             assert page.locator(".log li").count() == 1
         south.screenshot(path=shots / "10-battle-card.png")

@@ -216,14 +216,14 @@ def test_play_comfort_laptop_against_phone(browser, server_url, shots, page_erro
         card = south.locator(".last-report")
         card.wait_for()
         assert _apart(card.bounding_box(), _box(south, ".play-board"))
-        assert "Ряд 18 сильнее ряда 7" in card.inner_text()
+        assert "Сила 18 больше силы 7" in card.inner_text()
         south.screenshot(path=shots / "play-report-laptop.png")
         strip = north.locator(".report-strip")
         strip.wait_for()
         assert north.locator(".last-report").is_hidden()
         assert _apart(strip.bounding_box(), _box(north, ".play-board"))
         press(north, strip.get_by_role("button", name="Карточка"))
-        assert "Ряд 18 сильнее ряда 7" in strip.locator(".strip-card").inner_text()
+        assert "Сила 18 больше силы 7" in strip.locator(".strip-card").inner_text()
         assert _apart(strip.bounding_box(), _box(north, ".play-board"))
         for name in ("c9", "d9", "c8"):
             assert _on_top(north, name), name

@@ -112,9 +112,9 @@ def lesson_attack(page, shots, device: str) -> None:
     wait_step(page, 1)
     card = page.locator(".last-report")
     card.wait_for(state="attached")
-    assert "Сторожевик" in card.text_content() and "Ряд 7 сильнее ряда 2: победа атакующих." in card.text_content()
+    assert "Сторожевик" in card.text_content() and "Сила 7 больше силы 2: победа атакующих." in card.text_content()
     assert cell(page, "e8").locator(".unit").count() == 0 and cell(page, "e7").locator(".unit.k-KR").count() == 1
-    assert "ряд 7 шкалы силы" in page.locator(".coach-result").inner_text()
+    assert "сила 7 по шкале" in page.locator(".coach-result").inner_text()
     page.screenshot(path=shots / f"45-lesson-attack-card-{device}.png")
     close_card(page)
     # Step, then attack: З6 → З7 and the target on З8.
@@ -123,14 +123,14 @@ def lesson_attack(page, shots, device: str) -> None:
     assert "target" in cell(page, "h8").get_attribute("class")
     press(page, cell(page, "h8"))
     wait_step(page, 2)
-    assert "Ряд 5 сильнее ряда 1" in page.locator(".last-report").text_content()
+    assert "Сила 5 больше силы 1" in page.locator(".last-report").text_content()
     close_card(page)
     # A blind attack on a linkor loses the cruiser.
     press(page, cell(page, "e7"))
     press(page, cell(page, "e8"))
     wait_step(page, 3)
     card.wait_for(state="attached")
-    assert "Ряд 15 сильнее ряда 7: атака отбита." in card.text_content()
+    assert "Сила 15 больше силы 7: атака отбита." in card.text_content()
     assert cell(page, "e7").locator(".unit").count() == 0
     page.locator(".coach-done").wait_for(state="visible")
     assert "На Д8 оказался линкор" in page.locator(".coach-result").inner_text()
@@ -201,7 +201,7 @@ def test_lessons_four_to_ten(browser, server_url, shots, page_errors):
         # A lesson has no clocks: the panel does not say they run.
         assert "часы" not in defence.locator(".dialog-intro").inner_text()
         wait_step(page, 1)
-        assert "Ряд 18 сильнее ряда 15: победа атакующих." in page.locator(".last-report").text_content()
+        assert "Сила 18 больше силы 15: победа атакующих." in page.locator(".last-report").text_content()
         # A weaker declaration is refused; the panel comes back for the right one.
         defend(page, "Строй: 2 ЭС")
         refused(page, "Выберите строй из трёх эсминцев")
@@ -210,7 +210,7 @@ def test_lessons_four_to_ten(browser, server_url, shots, page_errors):
         defend(page, "Строй: 3 ЭС")
         wait_step(page, 2)
         card = page.locator(".last-report")
-        assert "Ряд 13 сильнее ряда 12: атака отбита." in card.text_content()
+        assert "Сила 13 больше силы 12: атака отбита." in card.text_content()
 
         page.goto(server_url + "/tutorial/aircraft")
         wait_step(page, 0)

@@ -60,3 +60,10 @@ def test_progress():
 def test_unknown_award():
     with pytest.raises(KeyError):
         award_progress("bravery", 1)
+
+
+# issue 18 item 14: «не получен» agrees with the award's noun — медаль (f.) не получена, орден / знак (m.) не получен
+@pytest.mark.parametrize(("award_id", "side", "name", "iii", "ii", "i"), TABLE)
+def test_not_earned_agrees_with_the_awards_noun(award_id, side, name, iii, ii, i):
+    award = next(a for a in AWARDS if a.id == award_id)
+    assert award.not_earned == ("не получена" if name.startswith("Медаль ") else "не получен")

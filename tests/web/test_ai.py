@@ -82,7 +82,7 @@ def test_home_page_offers_every_level(browsers) -> None:
     page = browsers().get("/")
     assert page.status_code == 200
     assert "Играть против ИИ" in page.text and 'name="opponent" value="ai"' in page.text
-    for level, name in enumerate(("Юнга", "Мичман", "Капитан-лейтенант", "Прежний максимальный", "Адмиральский"), 1):
+    for level, name in enumerate(("Юнга", "Мичман", "Капитан-лейтенант", "Капитан 1 ранга", "Адмиральский"), 1):
         assert f'name="ai_level" value="{level}"' in page.text and name in page.text
 
 

@@ -4,6 +4,7 @@ a link to it in every page's topbar."""
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -134,13 +135,33 @@ def test_scale_table_is_the_engine_scale(page) -> None:
     assert "2 Р + ЭС" in row19.text()
 
 
+#: A board row in any case form; «рядом» (next to) and «рядовой» (rated ship) are other words.
+ROW_WORD = re.compile(r"\b[Рр]яд(а|у|е|ы|ов|ам|ами|ах)?\b")
+
+
+def test_the_scale_speaks_of_strength_and_rows_are_only_the_boards(page, client) -> None:
+    """Issue 18 item 6: one word per meaning — the scale's term is «сила», «ряд» is a row of the board."""
+    scale = page.find("section", id="scale")
+    assert scale.find("table", cls="scale-table").find("th").text() == "Сила"
+    assert "3 КР (сила 20), 2 КР (сила 18)" in page.find("article", id="unit-KR").text()
+    assert "При равной силе снимаются обе заявленные группы." in page.find("section", id="battle").text()
+    for section in ("battle", "scale", "collisions", "fog"):
+        found = page.find_all(id=section)
+        assert found and not ROW_WORD.search(found[0].text()), section
+    assert ROW_WORD.search(page.find(id="board").text())  # the board's rows keep their word
+    english = parse(client.get("/rules", headers={"cookie": "admiral_lang=en"}).text)
+    assert english.find("table", cls="scale-table").find("th").text() == "Strength"
+    for section in ("battle", "scale", "fog"):
+        assert not re.search(r"\brows?\b", english.find(id=section).text(), re.I), section
+
+
 def test_in_english_the_page_writes_the_boards_english_codes_and_columns(client) -> None:
     r = client.get("/rules", headers={"cookie": "admiral_lang=en"})
     page = parse(r.text)
     assert page.find("article", id="unit-KR").find(cls="code").text() == "CR"
     assert page.find("article", id="unit-VMB").find(cls="unit-name").text() == "Naval base"
     assert "2 RD + DD" in page.find("tr", id="scale-19").text()
-    assert "3 CR (row 20)" in page.find("article", id="unit-KR").text()
+    assert "3 CR (strength 20)" in page.find("article", id="unit-KR").text()
     columns = [n.text() for n in page.find("div", cls="zones-board").find_all("div", cls="lab-col")]
     assert columns == list("abcdefghijklmn")
     assert "1 — “Cabin Boy”" in page.find("section", id="time").text()

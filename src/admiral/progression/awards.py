@@ -18,8 +18,12 @@ from dataclasses import dataclass
 
 from .ranks import N_
 
-__all__ = ["AWARDS", "AWARDS_BY_ID", "DEGREE_NAMES", "Award", "AwardStanding", "award_degrees", "award_progress",
-           "award_standings"]  # fmt: skip
+__all__ = ["AWARDS", "AWARDS_BY_ID", "DEGREE_NAMES", "NOT_EARNED", "Award", "AwardStanding", "award_degrees",
+           "award_progress", "award_standings"]  # fmt: skip
+
+#: «не получен» agrees with the award's noun (the first word of its name): a medal is feminine, an order and a
+#: badge masculine.
+NOT_EARNED = {"Медаль": N_("не получена"), "Орден": N_("не получен"), "Знак": N_("не получен")}
 
 #: Degree number → its Roman name (0 has none).
 DEGREE_NAMES = {0: "", 1: "III", 2: "II", 3: "I"}
@@ -36,6 +40,16 @@ class Award:
     name: str
     condition: str
     thresholds: tuple[int, int, int]
+
+    @property
+    def not_earned(self) -> str:
+        """What the profile says before the first degree, agreeing with the award's noun (a msgid the UI
+        translates): «не получена» for a medal, «не получен» for an order or a badge.
+
+        >>> AWARDS_BY_ID["torpedo"].not_earned, AWARDS_BY_ID["nuclear"].not_earned, AWARDS_BY_ID["veteran"].not_earned
+        ('не получена', 'не получен', 'не получен')
+        """
+        return NOT_EARNED[self.name.split()[0]]
 
     def degree(self, count: int) -> int:
         """Degree reached with ``count``: 0…3 (3 = I)."""

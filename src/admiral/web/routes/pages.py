@@ -163,6 +163,13 @@ async def home(request: Request, service: ServiceDep, browser: BrowserHash, game
     return render(request, "home.html", ctx)
 
 
+@router.get("/about", response_class=HTMLResponse)
+async def about_page(request: Request) -> HTMLResponse:
+    """«О проекте»: what the site is, the late-Soviet board game it revives, the games of the house (from the
+    registry), that playing is free, and how to write to the author (the site's own ``/feedback``)."""
+    return render(request, "about.html", {"games": [r.info for r in GAMES.values()]})
+
+
 @router.get("/rules", response_class=HTMLResponse)
 async def rules_page(request: Request) -> HTMLResponse:
     """«Правила»: the rules for players (``templates/rules.html``), its pictures and tables computed by the engine

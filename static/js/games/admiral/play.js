@@ -329,7 +329,7 @@ export class PlayScreen {
     return {
       value: a,
       label: alone ? t("Один: {unit}", { unit: ruName(a.kinds[0]) }) : t("Строй: {units}", { units: compositionText(a.kinds) }),
-      detail: `${a.row == null ? t("вне шкалы") : t("ряд {row}", { row: a.row })} · ${a.formation.map(cellRu).join(", ")}`,
+      detail: `${a.row == null ? t("вне шкалы") : t("сила {row}", { row: a.row })} · ${a.formation.map(cellRu).join(", ")}`,
     };
   }
 

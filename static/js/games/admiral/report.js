@@ -43,7 +43,7 @@ function seenEl(s, me) {
 function formationEl(label, members, row) {
   if (!members || !members.length) return null;
   const kinds = members.map((m) => m.kind);
-  const rowText = row == null ? t("вне шкалы") : t("ряд {row}", { row });
+  const rowText = row == null ? t("вне шкалы") : t("сила {row}", { row });
   return h(
     "div",
     { class: "rep-formation" },
@@ -56,9 +56,9 @@ function formationEl(label, members, row) {
 /** Who won an ordinary battle, from the rows. */
 function verdict(r) {
   if (r.attacker_row == null || r.defender_row == null) return null;
-  if (r.attacker_row > r.defender_row) return t("Ряд {a} сильнее ряда {d}: победа атакующих.", { a: r.attacker_row, d: r.defender_row });
-  if (r.attacker_row < r.defender_row) return t("Ряд {d} сильнее ряда {a}: атака отбита.", { a: r.attacker_row, d: r.defender_row });
-  return t("Равные ряды ({row}): уничтожены обе стороны.", { row: r.attacker_row });
+  if (r.attacker_row > r.defender_row) return t("Сила {a} больше силы {d}: победа атакующих.", { a: r.attacker_row, d: r.defender_row });
+  if (r.attacker_row < r.defender_row) return t("Сила {d} больше силы {a}: атака отбита.", { a: r.attacker_row, d: r.defender_row });
+  return t("Равная сила ({row}): уничтожены обе стороны.", { row: r.attacker_row });
 }
 
 /** One-line summary for the log. */

@@ -91,7 +91,7 @@ def test_make_bot_levels_and_names() -> None:
 
     assert [make_bot(n, 1).level for n in range(1, 6)] == [1, 2, 3, 4, 5]
     assert make_bot(5, 1).name == "Адмиральский"
-    assert LEVELS[4].ru == "Прежний максимальный"
+    assert LEVELS[4].ru == "Капитан 1 ранга"
     with pytest.raises(ValueError):
         make_bot(6, 1)
 

@@ -200,3 +200,28 @@ def test_the_setup_lesson_rebuilt_at_each_step():
         assert Lesson(sc, n).snapshot() == played.snapshot()
         assert played.setup(*_setup_try(step.expect, played.draft)).accepted
     assert Lesson(sc, len(sc.steps)).snapshot() == played.snapshot()
+
+
+#: «ряд» in any case form (a board row); «рядом» (next to) is another word.
+ROW_WORD = re.compile(r"\b[Рр]яд(а|у|е|ы|ов|ам|ами|ах)?\b")
+
+
+def _texts(sc) -> list[str]:
+    return [sc.title, sc.summary] + [t for st in sc.steps for t in (st.say, st.hint, st.explain) if t]
+
+
+def test_the_scale_is_strength_and_a_row_is_the_boards():
+    """Issue 18 item 6: a battle's explanation names both sides' strength as «сила N», and «ряд» means only a row
+    of the board — which only the setup lesson speaks of."""
+    battles = 0
+    for sc in SCENARIOS:
+        for st in sc.steps:
+            for a, d in st.outcome.battles if st.outcome else ():
+                battles += 1
+                for n in (a, d):
+                    assert re.search(rf"\bсил[аыу] {n}\b", st.explain), (sc.slug, n, st.explain)
+        rows = [t for t in _texts(sc) if ROW_WORD.search(t)]
+        assert not rows or sc.slug == "setup", (sc.slug, rows)
+    assert battles >= 5
+    setup_rows = [t for t in _texts(scenario("setup")) if ROW_WORD.search(t)]
+    assert any("ряд 5" in t for t in setup_rows)

@@ -13,7 +13,7 @@ bot's own side (plus the bot's memory of earlier views), output a legal action.
   setup (a marker that moved is not СМ/ВМБ, a front-row starter is not ВМБ); chooses its
   defending declaration by expected exchange. Both bases on the back edge, apart; the rest
   auto-arranged.
-- 4 «Прежний максимальный» (the previous maximum): level 3 plus a two-ply search (its 48 best
+- 4 «Капитан 1 ранга» (Captain 1st Rank; once the maximum): level 3 plus a two-ply search (its 48 best
   actions, each followed over up to 30 determinizations sampled from its belief by the reply the
   opponent would choose on what it has seen of the bot's fleet). Its determinizations agree with
   everything its views have shown: a unit a battle report revealed keeps its kind after it closes

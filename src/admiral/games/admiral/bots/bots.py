@@ -91,7 +91,7 @@ LEVELS: dict[int, Level] = {
     1: Level(1, "novice", N_("Юнга")),
     2: Level(2, "greedy", N_("Мичман")),
     3: Level(3, "heuristic", N_("Капитан-лейтенант")),
-    4: Level(4, "search", N_("Прежний максимальный")),
+    4: Level(4, "search", N_("Капитан 1 ранга")),
     5: Level(5, "admiral", N_("Адмиральский")),
 }
 
