@@ -22,6 +22,9 @@ SIZES = {"laptop": LAPTOP, "phone": PHONE}
 
 pytestmark = pytest.mark.parametrize("size", list(SIZES))
 
+#: The setup clock shows minutes and seconds (it runs once the friend has joined).
+CLOCK_RUNS = "() => /\\d:\\d\\d/.test(document.querySelector('.setup-strip .setup-clock').textContent)"
+
 
 def _box(page, selector: str) -> dict:
     box = page.locator(selector).first.bounding_box()
@@ -125,7 +128,7 @@ def test_admiral_setup_comfort(browser, server_url, shots, page_errors, size):
         # the friend joins: the invite box goes, the setup clock runs and is in view too
         friend = _join(browser, link)
         page.locator("#invite").wait_for(state="hidden")
-        page.wait_for_function("() => /\\d:\\d\\d/.test(document.querySelector('.setup-strip .setup-clock').textContent)")
+        page.wait_for_function(CLOCK_RUNS)
         _check_fold(page, ".setup-board")
         _in_view(page, ".setup-strip .setup-timer")
 
@@ -200,7 +203,7 @@ def test_battleship_setup_comfort(browser, server_url, shots, page_errors, size)
         page.screenshot(path=shots / f"setup-comfort-battleship-invite-{size}.png")
         friend = _join(browser, link)
         page.locator("#invite").wait_for(state="hidden")
-        page.wait_for_function("() => /\\d:\\d\\d/.test(document.querySelector('.setup-strip .setup-clock').textContent)")
+        page.wait_for_function(CLOCK_RUNS)
         _check_fold(page, ".bs-setup .bs-grid")
         _in_view(page, ".setup-strip .setup-timer")
 

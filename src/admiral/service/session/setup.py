@@ -40,8 +40,8 @@ class SetupMixin(SessionBase):
 
     async def _setup(self, g: LiveGame, side: str, msg: SetupUpdateMsg | SetupAutoMsg | SetupReadyMsg) -> list[dict]:
         """A seat's setup message: a new draft (kept as the game writes its entries: :meth:`_draft`), an
-        auto-arrangement around the units sent (each kept on its cell, else refused), or ready (checked whole). Lock → check → store the seat → set it in
-        memory → start play when both are ready → publish.
+        auto-arrangement around the units sent (each kept on its cell, else refused), or ready (checked whole).
+        Lock → check → store the seat → set it in memory → start play when both are ready → publish.
 
         :raises ServiceError: ``game_over``, ``not_in_setup``, ``already_ready``, ``invalid_setup``
             (``detail.problems``: a ready setup with any problem, a draft with an entry the game cannot read, an
