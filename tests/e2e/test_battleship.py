@@ -105,6 +105,9 @@ def drag_two_ships(page, touch: bool) -> None:
     for i in range(1, size1 + 1):
         assert "ship" in bs_cell(page, "setup", f"a{i}").get_attribute("class")
     press(page, page.get_by_role("button", name=re.compile("Ставить вертикально")))
+    # on a phone the button sits by the bottom strip (issue 18), so the tap scrolled it to mid-screen: back to
+    # the grid, as a player would, before the next drag
+    page.evaluate("() => window.scrollTo(0, 0)")
     drag(page, second, bs_cell(page, "setup", "c10"))
     page.wait_for_function(
         "n => document.querySelectorAll('.bs-grid[data-grid=setup] .bs-cell.ship').length === n", arg=size1 + size2

@@ -64,7 +64,14 @@ class ToyRules:
         return problems
 
     def auto_setup(
-        self, side: str, seed: int, partial: Mapping[str, str], options: Mapping[str, Any], style: str | None = None
+        self,
+        side: str,
+        seed: int,
+        partial: Mapping[str, str],
+        options: Mapping[str, Any],
+        style: str | None = None,
+        *,
+        fixed: bool = False,
     ) -> dict[str, str]:
         return dict(partial) if len(partial) == 1 else {CELLS[seed % 3]: "F"}
 

@@ -155,9 +155,13 @@ def test_setup_update_auto_ready(browsers) -> None:
         err = error(sws)
         assert err["code"] == "invalid_setup" and err["detail"]["problems"]
         sws.send_json({"type": "setup.auto", "setup": {"b1": "L", "a5": "VMB"}})
+        err = error(sws)  # what the player placed is kept or refused, never dropped (issue 18)
+        assert err["code"] == "invalid_setup"
+        assert [p["code"] for p in err["detail"]["problems"]] == ["base_in_front_row"]
+        sws.send_json({"type": "setup.auto", "setup": {"b1": "L", "a4": "VMB"}})
         state = next(m for m in iter(sws.receive_json, None) if m["type"] == "setup.state")
         assert state["problems"] == [] and len(state["draft"]) == 58 and state["draft"]["b1"] == "L"
-        assert state["draft"].get("a5") != "VMB"  # the invalid part was dropped
+        assert state["draft"]["a4"] == "VMB"
         sws.send_json({"type": "setup.auto", "setup": {}})
         again = next(m for m in iter(sws.receive_json, None) if m["type"] == "setup.state")
         assert again["draft"] != state["draft"]  # a fresh seed each press

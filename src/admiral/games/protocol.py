@@ -185,10 +185,21 @@ class Ruleset(Protocol):
         Russian ``message`` (through the catalogs); empty when it is valid."""
 
     def auto_setup(
-        self, side: str, seed: int, partial: Mapping[str, str], options: Mapping[str, Any], style: str = ""
+        self,
+        side: str,
+        seed: int,
+        partial: Mapping[str, str],
+        options: Mapping[str, Any],
+        style: str = "",
+        *,
+        fixed: bool = False,
     ) -> dict[str, str]:
         """A complete valid setup for ``side`` from ``seed`` keeping the valid part of ``partial``; ``style`` one
-        of :attr:`GameInfo.setup_styles` (``""``: the default)."""
+        of :attr:`GameInfo.setup_styles` (``""``: the default). With ``fixed`` (a re-roll around what the player
+        placed by hand: ``setup.auto``) every entry of ``partial`` stays as it is, nothing dropped or moved.
+
+        :raises RuleError: with ``fixed``: ``invalid_setup`` (``partial`` has a problem), ``no_arrangement`` (no
+            legal completion keeps it; the game's :attr:`GameInfo.messages` says why in words)."""
 
     def canonical_setup(self, setup: Mapping[str, str], options: Mapping[str, Any]) -> dict[str, str]:
         """A valid setup in canonical form (canonical cell names and codes, notation order)."""

@@ -2,6 +2,11 @@
 // server (a draft sent after each change, auto-arrangement, «Готов», the answers taken in order and again after a
 // reconnect), the opponent's state, the setup timer, «Готов» and «Очистить», the saved setups and the pointer press
 // that turns into a drag. The game draws its board and its fleet and says what a draft is.
+//
+// Auto-arrangement is a re-roll around what the player placed by hand (issue 18): the game keeps which units were
+// placed by hand and `setup.auto` sends only those; the server keeps each on its cell or refuses and changes
+// nothing. Which units are hand-placed is kept in the tab (sessionStorage, per game and seat): a reload in the same
+// tab remembers it; another tab or browser takes every unit of the draft as placed by hand.
 
 import { h, toast } from "./dom.js";
 import { otherSide } from "./i18n.js";
@@ -16,16 +21,18 @@ const STOPWATCH = `<svg class="ctl-icon" viewBox="0 0 24 24" focusable="false"><
 
 /**
  * The base of a game's setup screen. A subclass draws in `build()` (with `opponentEl`, `timerBox`, `readyBtn`,
- * `clearBtn` made here) and gives `draftJson()` (the draft as the server takes it: cell → unit code),
- * `takeDraft(draft)` (replace the local draft with the server's), `isComplete()`, `onClear()` and `render()`.
+ * `clearBtn`, `countEl`, `strip` and `handEl` made here) and gives `draftJson()` (the draft as the server takes
+ * it: cell → unit code), `handJson()` (the part of it placed by hand), `takeDraft(draft, hand)` (replace the local
+ * draft with the server's; `hand`: the entries of it to count as placed by hand), `isComplete()`, `onClear()` and
+ * `render()`.
  */
 export class SetupScreenBase {
   /**
    * @param {HTMLElement} root
-   * @param {{side: string, send: (msg: object) => boolean, countdown: import("./clock.js").Countdown}} ctx
-   * @param {{updateDelayMs: number, compactTimer?: boolean, aiLevel?: boolean}} opts `updateDelayMs`: how long after a
-   *        change the draft is sent; `compactTimer`: the timer's words become a stopwatch on a narrow screen;
-   *        `aiLevel`: a bot with a level is named «ИИ «…»» (as core/bars.js)
+   * @param {{side: string, send: (msg: object) => boolean, countdown: import("./clock.js").Countdown,
+   *          lesson?: boolean}} ctx `lesson`: a tutorial lesson (nothing is remembered in the tab)
+   * @param {{updateDelayMs: number, aiLevel?: boolean}} opts `updateDelayMs`: how long after a change the draft is
+   *        sent; `aiLevel`: a bot with a level is named «ИИ «…»» (as core/bars.js)
    */
   constructor(root, ctx, opts) {
     this.root = root;
@@ -43,11 +50,56 @@ export class SetupScreenBase {
     this.updateTimer = null;
     this.opponentEl = h("span", { class: "opp-state" });
     this.timerEl = h("span", { class: "clock setup-clock" });
-    this.timerBox = opts.compactTimer
-      ? h("span", { class: "setup-timer", title: t("Время на расстановку") }, h("span", { class: "wide-only" }, t("Время на расстановку:")), h("span", { class: "narrow-only", "aria-hidden": "true", html: STOPWATCH }), " ", this.timerEl)
-      : h("span", { class: "setup-timer" }, t("Время на расстановку:"), " ", this.timerEl);
+    // the words become a stopwatch on a narrow screen (the strip at the bottom of a phone has no room for them)
+    this.timerBox = h("span", { class: "setup-timer", title: t("Время на расстановку") }, h("span", { class: "wide-only" }, t("Время на расстановку:")), h("span", { class: "narrow-only", "aria-hidden": "true", html: STOPWATCH }), " ", this.timerEl);
     this.readyBtn = h("button", { type: "button", class: "btn primary big", onclick: () => this.onReady() }, t("Готов"));
     this.clearBtn = h("button", { type: "button", class: "btn", onclick: () => this.onClear() }, t("Очистить"));
+    this.countEl = h("span", { class: "placed-count" });
+    // what a player needs at every moment, kept in view (issue 18): how many are placed, the setup clock, «Готов»;
+    // at the bottom of the screen on a phone, at the bottom of the panel (sticky) on a laptop
+    this.strip = h(
+      "div",
+      { class: "button-row ready-row setup-strip" },
+      h("span", { class: "strip-status" }, h("span", { class: "strip-count" }, t("Расставлено:"), " ", this.countEl), " ", this.timerBox),
+      this.readyBtn,
+    );
+    this.handEl = h("p", { class: "hand-note", "aria-live": "polite" });
+    this.notice = ""; // why the last auto-arrangement was refused (shown until the next change)
+    const app = typeof document !== "undefined" ? document.getElementById("app") : null;
+    this.handKey = !ctx.lesson && app?.dataset.gameId ? `admiral.hand.${app.dataset.gameId}.${this.side}` : null;
+  }
+
+  // --- what was placed by hand (kept in the tab) ----------------------------------------------
+
+  /** The hand-placed part remembered in this tab for this draft (`{cell: code}`), or null when nothing is. */
+  recallHand() {
+    if (!this.handKey) return null;
+    try {
+      const raw = sessionStorage.getItem(this.handKey);
+      const parsed = raw ? JSON.parse(raw) : null;
+      return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Remember the hand-placed part in this tab (a reload keeps it). */
+  rememberHand() {
+    if (!this.handKey) return;
+    try {
+      sessionStorage.setItem(this.handKey, JSON.stringify(this.handJson()));
+    } catch {
+      /* storage full or refused: a reload then counts every unit as placed by hand */
+    }
+  }
+
+  /** The line under «Авторасстановка» saying what a re-roll keeps (`hand`, `placed`: unit counts). */
+  renderHandNote(hand, placed, total) {
+    this.handEl.hidden = this.ready || hand === 0 || hand === total;
+    this.handEl.textContent =
+      hand === placed
+        ? t("Поставлено вручную: {n}. Авторасстановка расставит остальное вокруг них.", { n: hand })
+        : t("Поставлено вручную: {n} (отмечены точкой). Авторасстановка переставит только остальные.", { n: hand });
   }
 
   /** A button asking for an auto-arrangement (in `style`, when the game has several). */
@@ -79,7 +131,8 @@ export class SetupScreenBase {
     if (!this.ready && this.synced) this.ask("update");
   }
 
-  /** Send a setup.* message and remember that an answer (setup.state or error) is due. */
+  /** Send a setup.* message and remember that an answer (setup.state or error) is due (`extra` may replace the
+   *  draft sent: `setup.auto` sends only the hand-placed part). */
   ask(type, extra = {}) {
     const ok = this.send({ type: `setup.${type}`, setup: this.draftJson(), ...extra });
     if (ok) this.asked.push(type);
@@ -97,9 +150,13 @@ export class SetupScreenBase {
   /** `setup.state` (or a snapshot's setup); `takeDraft`: replace the local draft with the server's. */
   applyState(state, takeDraft) {
     if (takeDraft && state.draft) {
-      this.takeDraft(state.draft);
+      // after an auto-arrangement the units sent stay hand-placed; on the first sync the tab may remember them
+      // (else every unit of the draft counts as placed by hand: a re-roll then moves nothing the player placed)
+      const hand = this.synced ? this.handJson() : this.recallHand() ?? state.draft;
+      this.takeDraft(state.draft, Object.fromEntries(Object.entries(hand).filter(([c, k]) => state.draft[c] === k)));
       this.dirty = false;
       this.synced = true;
+      this.rememberHand();
     }
     if (!this.dirty) this.problems = state.problems || [];
     this.ready = !!state.ready;
@@ -108,9 +165,11 @@ export class SetupScreenBase {
 
   /** An `error` reply while in setup (e.g. a rejected «Готов»). */
   onError(msg) {
-    this.asked.shift();
+    const answered = this.asked.shift();
     this.awaitingAuto = this.asked.includes("auto");
     if (Array.isArray(msg.detail?.problems)) this.problems = msg.detail.problems;
+    // a refused re-roll: the draft is as it was; the reason stays in sight until the next change
+    if (answered === "auto") this.notice = msg.message || "";
     this.render();
   }
 
@@ -119,6 +178,8 @@ export class SetupScreenBase {
   /** The local draft changed: draw it now, send it once the changes pause. */
   changed() {
     this.dirty = true;
+    this.notice = "";
+    this.rememberHand();
     this.render();
     clearTimeout(this.updateTimer);
     this.updateTimer = setTimeout(() => {
@@ -127,12 +188,14 @@ export class SetupScreenBase {
     }, this.updateDelayMs);
   }
 
-  /** Ask the server to arrange the fleet (in `style`); the subclass clears its selection first. */
+  /** Ask the server to arrange the fleet (in `style`) around the hand-placed units, as often as the player likes:
+   *  the rest is arranged afresh each time. The subclass clears its selection first. */
   onAuto(style = null) {
     if (this.ready) return;
     clearTimeout(this.updateTimer);
     this.dirty = false;
-    if (!this.ask("auto", style ? { style } : {})) toast(t("Нет связи с сервером"));
+    this.notice = "";
+    if (!this.ask("auto", { setup: this.handJson(), ...(style ? { style } : {}) })) toast(t("Нет связи с сервером"));
   }
 
   onReady() {

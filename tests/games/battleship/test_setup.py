@@ -217,6 +217,32 @@ class TestAutoArrange:
         s = auto_arrange(CLASSIC, random.Random(0), part)
         assert validate_setup(CLASSIC, s) == []
 
+    @pytest.mark.parametrize(
+        ("rules", "partial"),
+        [(CLASSIC, "4:e3-e6 1:a1 2:j9-j10"), (HASBRO, "C:e2-e6 P:f2-f3")],
+        ids=["classic", "hasbro"],
+    )
+    def test_fixed_keeps_the_partial_and_re_rolls_the_rest(self, rules, partial):  # rules A3
+        part = setup_from_text(partial)
+        outs = {tuple(sorted(auto_arrange(rules, random.Random(seed), part, fixed=True).items())) for seed in range(5)}
+        assert len(outs) == 5  # every re-roll is a new completion
+        for out in map(dict, outs):
+            assert validate_setup(rules, out) == []
+            assert {cell_name(c): v for c, v in out.items() if cell_name(c) in part} == part
+
+    def test_fixed_with_no_room_left_is_refused_not_given_up(self):  # rules A2, A3
+        # every ship but the four-decker, spread so that no four cells in a line stay clear of them
+        part = setup_from_text("3:b5-b7 3:a2-c2 2:e2-e3 2:e9-f9 2:h8-i8 1:e5 1:i1 1:i5 1:h3")
+        assert validate_setup(CLASSIC, part, complete=False) == []
+        with pytest.raises(IllegalAction) as e:
+            auto_arrange(CLASSIC, random.Random(0), part, fixed=True)
+        assert e.value.code == "no_arrangement" and "placed" in e.value.reason
+
+    def test_fixed_refuses_an_invalid_partial(self):  # rules A2: ships may not touch
+        with pytest.raises(InvalidSetup) as e:
+            auto_arrange(CLASSIC, random.Random(0), setup_from_text("4:a1-a4 1:b5"), fixed=True)
+        assert [p.code for p in e.value.problems] == ["touching"]
+
     def test_avoided_cells_stay_empty(self):
         avoid = [f"{r}{c}" for r in "abcde" for c in range(1, 11)]
         for seed in range(10):

@@ -82,6 +82,10 @@ INFO = GameInfo(
         "bad_target": N_("Эту цель атаковать нельзя."),
         "bad_formation": N_("Такое соединение невозможно."),
         "no_bomb": N_("У вас нет атомной бомбы."),
+        "no_arrangement": N_(
+            "Авторасстановка невозможна: военно-морским базам не осталось свободных клеток вне переднего ряда. "
+            "Освободите клетку в задних рядах своей зоны."
+        ),
     },
     tutorial="/tutorial",
     tutorial_note=N_(
@@ -195,9 +199,21 @@ class AdmiralRuleset(RecordedRuleset):
         partial: Mapping[str, str],
         options: Mapping[str, Any] | None = None,
         style: str = "",
+        *,
+        fixed: bool = False,
     ) -> dict[str, str]:
-        """A complete setup from ``seed`` keeping the valid part of ``partial`` (rules §3.4, §3.6); one style."""
-        board = auto_arrange(_side(side), random.Random(seed), self.clean_partial(side, partial))
+        """A complete setup from ``seed`` keeping the valid part of ``partial`` (rules §3.4, §3.6); one style.
+
+        With ``fixed`` every unit of ``partial`` stays on its cell: nothing is dropped or moved.
+
+        :raises RuleError: with ``fixed``: ``invalid_setup`` (``partial`` is not a valid partial setup),
+            ``no_arrangement`` (the bases left cannot stand off the front row, rules §3.2)."""
+        s = _side(side)
+        try:
+            board = auto_arrange(s, random.Random(seed), partial if fixed else self.clean_partial(side, partial),
+                                 fixed=fixed)  # fmt: skip
+        except IllegalAction as e:
+            raise RuleError(e.code, e.reason) from None
         return {cell_name(c): k.code for c, k in board.items()}
 
     def new_game(self, setups: Mapping[str, Mapping[str, str]], settings: Mapping[str, Any]) -> Game:

@@ -249,17 +249,26 @@ class BattleshipRuleset(RecordedRuleset):
         return [_problem(rules, p) for p in validate_setup(rules, setup, complete=complete)]
 
     def auto_setup(
-        self, side: str, seed: int, partial: Mapping[str, str], options: Mapping[str, Any], style: str = ""
+        self,
+        side: str,
+        seed: int,
+        partial: Mapping[str, str],
+        options: Mapping[str, Any],
+        style: str = "",
+        *,
+        fixed: bool = False,
     ) -> dict[str, str]:
         """A complete setup from ``seed`` keeping the valid part of ``partial`` (A3); ``style`` ``"plain"``
-        (default) or ``"hard"`` (:func:`~.rules.auto_arrange`).
+        (default) or ``"hard"`` (:func:`~.rules.auto_arrange`). With ``fixed`` every ship of ``partial`` stays
+        where it is: nothing is dropped or given up.
 
-        :raises RuleError: ``bad_style``.
+        :raises RuleError: ``bad_style``; with ``fixed``: ``invalid_setup`` (``partial`` is not a valid partial
+            setup), ``no_arrangement`` (the rest of the fleet does not fit around it).
         """
         _side(side)
         rules = _rules(options)
         try:
-            setup = auto_arrange(rules, random.Random(seed), partial, style or STYLES[0])
+            setup = auto_arrange(rules, random.Random(seed), partial, style or STYLES[0], fixed=fixed)
         except IllegalAction as e:
             raise _err(e) from None
         return {cell_name(c): code for c, code in setup.items()}

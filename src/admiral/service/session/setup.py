@@ -40,11 +40,13 @@ class SetupMixin(SessionBase):
 
     async def _setup(self, g: LiveGame, side: str, msg: SetupUpdateMsg | SetupAutoMsg | SetupReadyMsg) -> list[dict]:
         """A seat's setup message: a new draft (kept as the game writes its entries: :meth:`_draft`), an
-        auto-arrangement around the draft, or ready (checked whole). Lock → check → store the seat → set it in
-        memory → start play when both are ready → publish.
+        auto-arrangement around the units sent (each kept on its cell, else refused), or ready (checked whole).
+        Lock → check → store the seat → set it in memory → start play when both are ready → publish.
 
         :raises ServiceError: ``game_over``, ``not_in_setup``, ``already_ready``, ``invalid_setup``
-            (``detail.problems``: a ready setup with any problem, a draft with an entry the game cannot read),
+            (``detail.problems``: a ready setup with any problem, a draft with an entry the game cannot read, an
+            auto-arrangement around units with a problem; ``detail.code`` ``no_arrangement``: no legal completion
+            keeps the units sent),
             ``bad_style`` (not one of the game's auto-arrangement styles: ``detail.styles``), ``unavailable``."""
         async with self._locked(g):
             if g.status not in ("waiting", "setup"):
@@ -63,11 +65,16 @@ class SetupMixin(SessionBase):
                         _("Нет такого способа расстановки: «%(style)s».", style=msg.style),
                         {"styles": styles},
                     )
+                # a re-roll around what the player placed by hand: every unit sent stays where it is, or the
+                # arrangement is refused with the reason and nothing changes (issue 18)
+                problems = g.rules.setup_problems(side, dict(msg.setup), complete=False, options=g.settings.options)
+                if problems:
+                    raise invalid_setup(problems)
                 try:
                     draft = g.rules.auto_setup(
-                        side, secrets.randbits(62), dict(msg.setup), g.settings.options, msg.style or None
+                        side, secrets.randbits(62), dict(msg.setup), g.settings.options, msg.style or "", fixed=True
                     )
-                except RuleError as e:  # the partial draft cannot be completed (its own problems say why)
+                except RuleError as e:  # no completion keeps the units sent (the game's message says why)
                     raise ServiceError("invalid_setup", engine_message(e.code, g.rules.info.messages),
                                        {"code": e.code, "reason": e.reason}) from None  # fmt: skip
             else:

@@ -37,6 +37,7 @@ export class SetupScreen extends SetupScreenBase {
     this.spot = []; // cells a lesson points at
     this.zone = new Set(zoneCells(this.side));
     this.draft = new Map(); // cell → kind code
+    this.hand = new Set(); // cells of the units placed by hand (a re-roll keeps them: core/setup.js)
     this.selectedKind = null;
     this.selectedCell = null;
     this.build();
@@ -61,7 +62,6 @@ export class SetupScreen extends SetupScreenBase {
         }
       },
     });
-    this.countEl = h("span", { class: "placed-count" });
     this.arsenalEl = h("div", { class: "arsenal", role: "listbox", "aria-label": t("Арсенал: выберите тип и поставьте на поле") });
     this.removeBtn = h("button", { type: "button", class: "btn", onclick: () => this.removeSelected() }, t("Убрать с поля"));
     this.hintEl = h("p", { class: "hint", "aria-live": "polite" });
@@ -78,13 +78,13 @@ export class SetupScreen extends SetupScreenBase {
       "aside",
       { class: "side-panel setup-panel" },
       h("div", { class: "status-line" }, h("strong", {}, t("Вы — {side}.", { side: SIDE_RU[this.side] })), " ", t("Соперник:"), " ", this.opponentEl),
-      h("div", { class: "status-line" }, this.timerBox),
-      h("h2", { class: "panel-title" }, t("Арсенал"), " ", this.countEl),
+      h("h2", { class: "panel-title" }, t("Арсенал")),
       this.arsenalEl,
       this.hintEl,
       h("div", { class: "button-row" }, this.removeBtn, this.autoBtn, this.clearBtn),
+      this.handEl,
       this.problemsEl,
-      h("div", { class: "button-row ready-row" }, this.readyBtn),
+      this.strip,
       this.saved?.el,
     );
     const layout = h("div", { class: `layout setup-layout${this.lesson ? " lesson-layout" : ""}` }, this.coach, h("div", { class: "board-col" }, boardEl), panel);
@@ -100,8 +100,13 @@ export class SetupScreen extends SetupScreenBase {
     return Object.fromEntries(this.draft);
   }
 
-  takeDraft(draft) {
+  takeDraft(draft, hand = {}) {
     this.draft = new Map(Object.entries(draft));
+    this.hand = new Set(Object.keys(hand));
+  }
+
+  handJson() {
+    return Object.fromEntries([...this.draft].filter(([c]) => this.hand.has(c)));
   }
 
   // --- changes ------------------------------------------------------------------------------
@@ -115,24 +120,32 @@ export class SetupScreen extends SetupScreenBase {
   place(cell, code) {
     if (this.ready || !this.zone.has(cell) || this.remaining(code) <= 0) return;
     this.draft.set(cell, code);
+    this.hand.add(cell);
     if (this.remaining(code) <= 0 && this.selectedKind === code) this.selectedKind = null;
     this.changed();
   }
 
-  /** Move the unit on `from` to `to`; a unit already on `to` goes to `from` (swap). */
+  /** Move the unit on `from` to `to`; a unit already on `to` goes to `from` (swap). The unit moved is placed by
+   *  hand from now on; one swapped away keeps what it was. */
   moveUnit(from, to) {
     if (this.ready || from === to || !this.zone.has(to) || !this.draft.has(from)) return;
     const a = this.draft.get(from);
     const b = this.draft.get(to);
+    const bByHand = this.hand.has(to);
     this.draft.set(to, a);
-    if (b) this.draft.set(from, b);
-    else this.draft.delete(from);
+    this.hand.add(to);
+    this.hand.delete(from);
+    if (b) {
+      this.draft.set(from, b);
+      if (bByHand) this.hand.add(from);
+    } else this.draft.delete(from);
     this.changed();
   }
 
   removeAt(cell) {
     if (this.ready || !this.draft.has(cell)) return;
     this.draft.delete(cell);
+    this.hand.delete(cell);
     if (this.selectedCell === cell) this.selectedCell = null;
     this.changed();
   }
@@ -184,6 +197,7 @@ export class SetupScreen extends SetupScreenBase {
   onClear() {
     if (this.ready) return;
     this.draft.clear();
+    this.hand.clear();
     this.selectedKind = this.selectedCell = null;
     this.changed();
   }
@@ -192,10 +206,11 @@ export class SetupScreen extends SetupScreenBase {
     return this.draft.size === fleetSize() && kinds().every((k) => this.remaining(k.code) === 0) && !this.dirty && this.problems.length === 0;
   }
 
-  /** Take a saved setup (its cells off the own zone left out). */
+  /** Take a saved setup (its cells off the own zone left out): the player chose it, so it counts as placed by hand. */
   loadSetup(setup) {
     if (this.ready) return;
     this.draft = new Map(Object.entries(setup).filter(([c]) => this.zone.has(c)));
+    this.hand = new Set(this.draft.keys());
     this.selectedKind = this.selectedCell = null;
     this.changed();
   }
@@ -285,6 +300,7 @@ export class SetupScreen extends SetupScreenBase {
     for (const [cell, kind] of this.draft) units.set(cell, { side: this.side, kind });
     const warn = this.untethered();
     for (const [cell] of warn) add(cell, "warn");
+    if (this.hand.size < this.draft.size) for (const c of this.hand) add(c, "hand");
     for (const p of this.problems) if (p.cell) add(p.cell, "problem");
     for (const c of this.spot) add(c, "spot");
     if (this.selectedCell) add(this.selectedCell, "selected");
@@ -295,7 +311,9 @@ export class SetupScreen extends SetupScreenBase {
     this.renderArsenal();
     this.countEl.textContent = t("{n} из {total}", { n: this.draft.size, total: fleetSize() });
     this.removeBtn.disabled = this.ready || !this.selectedCell;
-    this.autoBtn.disabled = this.ready || this.draft.size === fleetSize();
+    // a re-roll as often as the player likes: only when every unit was placed by hand is there nothing to arrange
+    this.autoBtn.disabled = this.ready || this.hand.size >= fleetSize();
+    this.renderHandNote(this.hand.size, this.draft.size, fleetSize());
     this.renderButtons(this.draft.size);
     this.saved?.canSave(this.draft.size > 0);
 
@@ -312,6 +330,7 @@ export class SetupScreen extends SetupScreenBase {
     if (infoKind) this.hintEl.append(" ", rulesLink(infoKind));
 
     this.problemsEl.innerHTML = "";
+    if (this.notice) this.problemsEl.append(h("li", { class: "problem auto-refused" }, this.notice));
     for (const p of this.problems) this.problemsEl.append(h("li", { class: "problem" }, problemText(p)));
     for (const [cell, kind, carrier] of warn) {
       const args = { unit: ru(kind), cell: cellRu(cell), carrier: ruName(carrier).toLowerCase() };

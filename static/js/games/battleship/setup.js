@@ -18,12 +18,12 @@ export class SetupScreen extends SetupScreenBase {
    *          send: (msg: object) => boolean, countdown: import("../../core/clock.js").Countdown}} ctx
    */
   constructor(root, ctx) {
-    super(root, ctx, { updateDelayMs: UPDATE_DELAY_MS, compactTimer: true });
+    super(root, ctx, { updateDelayMs: UPDATE_DELAY_MS });
     this.m = ctx.manifest;
     this.rules = ctx.rules;
     this.options = ctx.options;
     this.fleet = this.m.fleet(this.rules);
-    this.ships = []; // [{code, cells}]
+    this.ships = []; // [{code, cells, hand}] (`hand`: placed by hand, a re-roll keeps it: core/setup.js)
     this.dir = "h"; // the direction of the next ship taken from the dock
     this.pickCode = null; // a class chosen in the dock for tap-to-place
     this.selected = -1; // index of the selected placed ship
@@ -43,7 +43,6 @@ export class SetupScreen extends SetupScreenBase {
       onCell: (cell) => this.onCellClick(cell),
       onKey: (cell, ev) => this.onGridKey(cell, ev),
     });
-    this.countEl = h("span", { class: "placed-count" });
     this.dockEl = h("div", { class: "bs-dock", role: "listbox", "aria-label": t("Корабли: перетащите на поле") });
     this.rotateBtn = h("button", { type: "button", class: "btn", onclick: () => this.rotateKey() }, "");
     this.removeBtn = h("button", { type: "button", class: "btn", onclick: () => this.removeSelected() }, t("Убрать с поля"));
@@ -61,13 +60,14 @@ export class SetupScreen extends SetupScreenBase {
     const panel = h(
       "aside",
       { class: "side-panel bs-panel" },
-      h("h2", { class: "panel-title" }, t("Флот"), " ", this.countEl),
+      h("h2", { class: "panel-title" }, t("Флот")),
       this.dockEl,
       h("div", { class: "button-row" }, this.rotateBtn, this.removeBtn),
       this.hintEl,
       h("div", { class: "button-row bs-auto" }, h("span", { class: "bs-auto-label" }, t("Авторасстановка:")), ...this.autoBtns),
+      this.handEl,
       h("div", { class: "button-row" }, this.clearBtn),
-      h("div", { class: "button-row ready-row" }, this.readyBtn),
+      this.strip,
       this.saved.el,
     );
     const head = h(
@@ -75,7 +75,6 @@ export class SetupScreen extends SetupScreenBase {
       { class: "bs-status" },
       h("span", { class: "bs-room" }, t("Расстановка"), " · ", this.m.roomText(this.options)),
       h("span", {}, t("Соперник:"), " ", this.opponentEl),
-      this.timerBox,
     );
     const layout = h("div", { class: "bs-layout bs-setup" }, h("div", { class: "bs-board-col" }, head, gridEl, this.problemsEl), panel);
     this.root.append(layout);
@@ -109,9 +108,13 @@ export class SetupScreen extends SetupScreenBase {
     return draftOf(this.ships);
   }
 
-  takeDraft(draft) {
-    this.ships = shipsOf(this.m, this.fleet, draft);
+  takeDraft(draft, hand = {}) {
+    this.ships = shipsOf(this.m, this.fleet, draft).map((s) => ({ ...s, hand: s.cells.every((c) => hand[c] === s.code) }));
     this.selected = -1;
+  }
+
+  handJson() {
+    return draftOf(this.ships.filter((s) => s.hand));
   }
 
   /** The screen is replaced: stop listening to the page's keys. */
@@ -157,7 +160,7 @@ export class SetupScreen extends SetupScreenBase {
 
   place(code, cells) {
     if (this.ready || !this.fits(cells) || this.left(code) <= 0) return false;
-    this.ships.push({ code, cells });
+    this.ships.push({ code, cells, hand: true });
     if (this.left(code) <= 0 && this.pickCode === code) this.pickCode = null;
     this.changed();
     return true;
@@ -165,7 +168,7 @@ export class SetupScreen extends SetupScreenBase {
 
   moveShip(i, cells) {
     if (this.ready || !this.fits(cells, i)) return false;
-    this.ships[i] = { ...this.ships[i], cells };
+    this.ships[i] = { ...this.ships[i], cells, hand: true };
     this.changed();
     return true;
   }
@@ -287,10 +290,10 @@ export class SetupScreen extends SetupScreenBase {
     return this.ships.length === this.totalShips() && this.fleet.every((s) => this.left(s.code) === 0) && !this.dirty && this.problems.length === 0;
   }
 
-  /** Take a saved setup. */
+  /** Take a saved setup: the player chose it, so it counts as placed by hand. */
   loadSetup(setup) {
     if (this.ready) return;
-    this.ships = shipsOf(this.m, this.fleet, setup);
+    this.ships = shipsOf(this.m, this.fleet, setup).map((s) => ({ ...s, hand: true }));
     this.selected = -1;
     this.changed();
   }
@@ -413,12 +416,15 @@ export class SetupScreen extends SetupScreenBase {
       }
     });
     const sel = this.selected >= 0 ? new Set(this.ships[this.selected]?.cells || []) : new Set();
+    const byHand = this.ships.filter((s) => s.hand);
+    const handCells = byHand.length < this.ships.length ? new Set(byHand.flatMap((s) => s.cells)) : new Set();
     this.grid.render((cell) => {
       const cls = [...(hull.get(cell) || [])];
       if (dragged.has(cell)) cls.push("ghost-from");
       if (preview.has(cell)) cls.push(this.drag.ok ? "drop-ok" : "drop-bad");
       if (problemShips.has(cell)) cls.push("problem");
       if (sel.has(cell)) cls.push("selected");
+      if (handCells.has(cell)) cls.push("hand");
       if (this.pickCode && !this.ready && !hull.has(cell)) cls.push("placeable");
       const nums = problemAt.get(cell);
       const i = hull.has(cell) ? this.shipAt(cell) : -1;
@@ -443,7 +449,9 @@ export class SetupScreen extends SetupScreenBase {
     this.rotateBtn.textContent = this.selected >= 0 ? t("Повернуть корабль (R)") : this.dir === "h" ? t("Ставить вертикально (R)") : t("Ставить горизонтально (R)");
     this.rotateBtn.disabled = this.ready;
     this.removeBtn.disabled = this.ready || this.selected < 0;
-    for (const b of this.autoBtns) b.disabled = this.ready;
+    // a re-roll as often as the player likes: only when every ship was placed by hand is there nothing to arrange
+    for (const b of this.autoBtns) b.disabled = this.ready || byHand.length >= this.totalShips();
+    this.renderHandNote(byHand.length, placed, this.totalShips());
     this.renderButtons(placed);
     this.saved.canSave(placed > 0);
     this.hintEl.textContent = this.ready
@@ -458,6 +466,8 @@ export class SetupScreen extends SetupScreenBase {
 
     this.problemsEl.innerHTML = "";
     this.problems.forEach((p) => this.problemsEl.append(h("li", { class: "problem" }, p.message || p.code)));
-    this.problemsEl.hidden = this.problems.length === 0;
+    // a refused re-roll: its reason, unnumbered (no ship carries it)
+    if (this.notice) this.problemsEl.append(h("li", { class: "problem auto-refused" }, this.notice));
+    this.problemsEl.hidden = this.problems.length === 0 && !this.notice;
   }
 }

@@ -409,3 +409,43 @@ class TestCompletionTethersPlacedWeapons:
         _tether_placed(Side.SOUTH, rng, board)
         assert rng.getstate() == state
         assert len(board) == 4
+
+
+class TestFixedReRoll:
+    """Auto-arrangement around the units a player placed by hand (issue 18): with ``fixed`` nothing placed moves."""
+
+    @pytest.mark.parametrize("seed", range(20))
+    def test_the_hand_placed_units_stay_and_the_rest_is_fresh(self, seed):  # rules §3.4
+        side = Side(seed % 2)
+        full = auto_arrange(side, random.Random(500 + seed))
+        rng = random.Random(seed)
+        hand = {c: full[c] for c in rng.sample(sorted(full), 7)}
+        first = auto_arrange(side, random.Random(seed), hand, fixed=True)
+        again = auto_arrange(side, random.Random(seed + 1), hand, fixed=True)
+        for out in (first, again):
+            assert validate_setup(side, out) == []
+            assert {c: out[c] for c in hand} == hand
+        assert first != again  # a re-roll: only the units not placed by hand change
+
+    def test_back_rows_full_is_refused_not_moved(self):  # rules §3.2: no base in the front row
+        back = sorted(c for c in ZONE[Side.SOUTH] if c not in FRONT_ROW[Side.SOUTH])
+        kinds = [k for k in fleet_list() if k is not Kind.VMB]
+        partial = dict(zip(back, kinds, strict=True))
+        with pytest.raises(IllegalAction) as info:
+            auto_arrange(Side.SOUTH, random.Random(1), partial, fixed=True)
+        assert info.value.code == "no_arrangement"
+        assert "2 ВМБ" in info.value.reason and "0 free cell" in info.value.reason
+        # without ``fixed`` (the setup timer) a unit is moved to make room, as before
+        assert validate_setup(Side.SOUTH, auto_arrange(Side.SOUTH, random.Random(1), partial)) == []
+
+    def test_one_back_cell_free_for_one_base_is_enough(self):  # rules §3.2
+        back = sorted(c for c in ZONE[Side.NORTH] if c not in FRONT_ROW[Side.NORTH])
+        kinds = [*[k for k in fleet_list() if k is not Kind.VMB][:54], Kind.VMB]
+        partial = dict(zip(back[:55], kinds, strict=True))  # back[55] is the one back cell left free
+        out = auto_arrange(Side.NORTH, random.Random(3), partial, fixed=True)
+        assert out[back[55]] is Kind.VMB and {c: out[c] for c in partial} == partial
+
+    def test_an_invalid_partial_raises_as_before(self):  # rules §3.2
+        with pytest.raises(InvalidSetup) as info:
+            auto_arrange(Side.SOUTH, random.Random(1), {"e5": "VMB"}, fixed=True)
+        assert codes(info.value.problems) == ["base_in_front_row"]

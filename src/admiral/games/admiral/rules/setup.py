@@ -114,7 +114,9 @@ def check_setup(side: Side, placements: Placements, *, complete: bool = True) ->
     return normalize_setup(placements)
 
 
-def auto_arrange(side: Side, rng: random.Random, partial: Placements | None = None) -> dict[Cell, Kind]:
+def auto_arrange(
+    side: Side, rng: random.Random, partial: Placements | None = None, *, fixed: bool = False
+) -> dict[Cell, Kind]:
     """A random legal setup for ``side``, completing ``partial`` if given (rules §3.4, §3.6).
 
     Only unplaced units are placed; ``partial`` stays as it is. Both bases go off the front row and
@@ -126,13 +128,27 @@ def auto_arrange(side: Side, rng: random.Random, partial: Placements | None = No
     If the free cells left for a base are all in the front row, one of the placed units behind
     (not a weapon or a carrier, so no tether breaks) is moved to the front row to make room (the only
     change ever made to ``partial``).
+    With ``fixed`` (a re-roll around the units a player placed by hand) ``partial`` is never changed: where
+    the bases would need that move, :class:`IllegalAction` ``no_arrangement`` is raised instead.
     The same ``rng`` state gives the same setup.
+
+    >>> auto_arrange(Side.SOUTH, random.Random(1), {"a1": "L"}, fixed=True)[parse_cell("a1")] is Kind.L
+    True
 
     :returns: the complete setup, ``{cell: Kind}`` in notation order.
     :raises InvalidSetup: if ``partial`` is not a valid partial setup.
+    :raises IllegalAction: ``no_arrangement`` with ``fixed`` when no base missing can stand off the front row.
     """
     side = Side(side)
     placed = check_setup(side, partial or {}, complete=False)
+    if fixed:
+        bases = Kind.VMB.count - sum(1 for k in placed.values() if k is Kind.VMB)
+        room = sum(1 for c in ZONE[side] if c not in FRONT_ROW[side] and c not in placed)
+        if bases > room:
+            raise IllegalAction(
+                "no_arrangement",
+                f"{bases} ВМБ left to place but {room} free cell(s) off the front row (rules §3.2)",
+            )
     # A carrier may end up boxed in before its weapon is placed: then arrange again (same rng, so
     # still reproducible). Where no arrangement can tether a weapon, the last attempt stands.
     for _ in range(_TRIES):

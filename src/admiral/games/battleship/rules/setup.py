@@ -411,6 +411,7 @@ def auto_arrange(
     style: str = "plain",
     *,
     avoid: Iterable[Cell | str] = (),
+    fixed: bool = False,
 ) -> dict[Cell, str]:
     """A complete valid setup, keeping the valid part of ``partial`` (:func:`clean_partial`) (A3, B1).
 
@@ -428,15 +429,22 @@ def auto_arrange(
     ``avoid``: cells where no new ship may go (a bot resampling the unknown part of an enemy fleet passes the cells
     it has seen miss). Should no completion exist within the draw and search budgets, the kept ships are given up
     one at a time, last in reading order first: with an empty partial and no ``avoid`` a layout always exists.
+    With ``fixed`` (a re-roll around the ships a player placed by hand) nothing of ``partial`` is dropped or given
+    up: it must be a valid partial setup, and where no completion is found ``no_arrangement`` is raised.
     The same ``rng`` state gives the same setup.
 
     :returns: ``{cell: code}`` in reading order.
-    :raises IllegalAction: ``no_arrangement`` only when ``avoid`` leaves no room for the fleet;
-        ``bad_style`` for an unknown style.
+    :raises IllegalAction: ``no_arrangement`` when ``avoid`` leaves no room for the fleet, or with ``fixed`` when
+        the kept ships leave none; ``bad_style`` for an unknown style; with ``fixed``, :class:`InvalidSetup` when
+        ``partial`` is not a valid partial setup.
     """
     if style not in STYLES:
         raise IllegalAction("bad_style", f"unknown arrangement style {style!r} (styles: {', '.join(STYLES)})")
     avoid_mask = _mask_of(_cell(rules.board, c) for c in avoid)
+    if fixed:
+        problems = validate_setup(rules, partial or {}, complete=False)
+        if problems:
+            raise InvalidSetup(problems)
     kept = clean_partial(rules, partial)
     while True:
         have = Counter(s.code for s in kept)
@@ -451,6 +459,8 @@ def auto_arrange(
             found = _search(rules, rng, kept, todo, avoid_mask)
         if found is not None:
             return dict(sorted((c, s.code) for s in kept + found for c in s.cells))
+        if fixed:
+            raise IllegalAction("no_arrangement", "the ships placed leave no room for the rest of the fleet (A2, A3)")
         if not kept:
             raise IllegalAction("no_arrangement", "the cells to avoid leave no room for the fleet")
         kept.pop()
