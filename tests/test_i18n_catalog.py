@@ -39,7 +39,7 @@ def test_extraction_reads_python_templates_and_javascript(template) -> None:
     assert any(f.startswith("templates/") for f in files)
     assert any(f.startswith("static/js/") for f in files)
     ids = {m.id if isinstance(m.id, str) else m.id[0]: m for m in template if m.id}
-    assert "Завершить ход" in ids and "Партия не найдена." in ids and "Играть с другом" in ids
+    assert "Остановиться здесь" in ids and "Партия не найдена." in ids and "Играть с другом" in ids
     assert "Начальная расстановка ({n} полуход)" in ids and ids["Начальная расстановка ({n} полуход)"].pluralizable
     assert template.get("КР", context="unit") is not None
 

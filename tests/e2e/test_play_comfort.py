@@ -24,7 +24,12 @@ def _box(page, selector: str) -> dict:
 
 def _apart(a: dict, b: dict) -> bool:
     """The two boxes do not overlap."""
-    return a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"] or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]
+    return (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
 
 
 def _on_top(page, name: str) -> bool:
@@ -68,7 +73,9 @@ def _bomb_offered_only_when_selected(page, shots, device: str) -> None:
     blast = page.evaluate("window.admiral.view.legal.find((a) => a.type === 'detonate').blast")
     press(page, cell(page, bomb))
     assert page.get_by_role("button", name="Подорвать АБ").is_visible()
-    assert sorted(page.eval_on_selector_all(".play-board .cell.blast", "els => els.map((e) => e.dataset.cell)")) == sorted(blast)
+    assert sorted(
+        page.eval_on_selector_all(".play-board .cell.blast", "els => els.map((e) => e.dataset.cell)")
+    ) == sorted(blast)
     assert "квадрате 5×5" in page.locator(".action-bar .hint").inner_text()
     page.screenshot(path=shots / f"play-bomb-selected-{device}.png")
     page.once("dialog", lambda d: d.dismiss())
@@ -155,7 +162,9 @@ def test_play_comfort_laptop_against_phone(browser, server_url, shots, page_erro
         north.locator("dialog.note-dialog").wait_for(state="detached")
 
         # The phone's board: legible codes, and «Крупнее» for taps of ≥ 32 px, panned inside its frame.
-        code = north.locator(".play-board .unit .code").first.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
+        code = north.locator(".play-board .unit .code").first.evaluate(
+            "el => parseFloat(getComputedStyle(el).fontSize)"
+        )
         assert code >= 9, code
         normal = cell(north, "f11").bounding_box()["width"]
         press(north, north.get_by_role("button", name="Крупнее"))
@@ -205,7 +214,9 @@ def test_play_comfort_laptop_against_phone(browser, server_url, shots, page_erro
         for name in ("c8", "c9", "d9", "b9", "c10"):
             assert _on_top(north, name), name
         press(north, panel.get_by_role("radio", name=re.compile("Строй: 2 КР")))
-        assert {"c9", "d9"} <= set(north.eval_on_selector_all(".play-board .cell.member", "els => els.map((e) => e.dataset.cell)"))
+        assert {"c9", "d9"} <= set(
+            north.eval_on_selector_all(".play-board .cell.member", "els => els.map((e) => e.dataset.cell)")
+        )
         assert panel.get_by_role("radio", name=re.compile("Строй: 2 КР")).get_attribute("aria-checked") == "true"
         north.screenshot(path=shots / "play-defence-phone.png")
         defend(north, re.compile("Строй: 2 КР"))
@@ -325,7 +336,9 @@ def test_the_phone_attacks_and_the_laptop_defends(browser, server_url, shots, pa
         panel.get_by_role("radio", name=re.compile("Один: Крейсер")).hover()
         assert north.eval_on_selector_all(".play-board .cell.member", "els => els.map((e) => e.dataset.cell)") == ["c9"]
         panel.get_by_role("radio", name=re.compile("Строй: 2 КР")).click()
-        assert sorted(north.eval_on_selector_all(".play-board .cell.member", "els => els.map((e) => e.dataset.cell)")) == ["c9", "d9"]
+        assert sorted(
+            north.eval_on_selector_all(".play-board .cell.member", "els => els.map((e) => e.dataset.cell)")
+        ) == ["c9", "d9"]
         north.screenshot(path=shots / "play-defence-laptop.png")
         panel.get_by_role("button", name="Защищаться").click()
         wait_version(south, v + 2)

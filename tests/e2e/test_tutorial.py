@@ -19,7 +19,9 @@ def wait_step(page, n: int) -> None:
 
 def close_card(page) -> None:
     """Close the last battle's card (it lies beside the board or in a strip under it, never over it)."""
-    close = page.locator(".last-report:not([hidden]) .close, .report-strip:not([hidden]) .close").locator("visible=true")
+    close = page.locator(".last-report:not([hidden]) .close, .report-strip:not([hidden]) .close").locator(
+        "visible=true"
+    )
     if close.count():
         press(page, close.first)
 

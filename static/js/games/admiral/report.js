@@ -74,7 +74,12 @@ export function reportSummary(r) {
 export function reportStrip(r, me = null) {
   const who = me ? (r.side === me ? t("Ваша атака") : t("Атака противника")) : t("Атакует {side}", { side: SIDE_RU[r.side] });
   const target = r.target ? ` → ${ru(r.target.kind)} ${cellRu(r.target.cell)}` : r.explosion ? ` → ${cellRu(r.explosion)}` : "";
-  const lost = r.removed.length ? t("уничтожены: {units}", { units: r.removed.map((s) => (me ? (s.side === me ? t("ваш {unit}", { unit: ru(s.kind) }) : t("его {unit}", { unit: ru(s.kind) })) : ru(s.kind))).join(", ") }) : t("без потерь");
+  const whose = (s) => {
+    if (!me) return ru(s.kind);
+    return s.side === me ? t("ваш {unit}", { unit: ru(s.kind) }) : t("его {unit}", { unit: ru(s.kind) });
+  };
+  const units = r.removed.map(whose).join(", ");
+  const lost = r.removed.length ? t("уничтожены: {units}", { units }) : t("без потерь");
   return `${who}: ${ru(r.attacker.kind)} ${cellRu(r.attacker.cell)}${target} · ${lost}`;
 }
 

@@ -379,7 +379,12 @@ class TestHistory:
         assert "[" in attack
         last = game.view(game.state.pending.defender).history[-1]
         assert last.ply == game.ply - 1 and "[" not in last.text and last.report is None
-        assert game.view(game.state.pending.defender).to_dict()["history"][-1] == [last.ply, last.side.label, attack.split(" [")[0], None]
+        assert game.view(game.state.pending.defender).to_dict()["history"][-1] == [
+            last.ply,
+            last.side.label,
+            attack.split(" [")[0],
+            None,
+        ]
 
     def test_a_resignation_adds_no_line(self) -> None:  # rules §10.1
         game = Game.new_random(random.Random(5))
