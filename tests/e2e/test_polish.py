@@ -10,7 +10,7 @@ import re
 import pytest
 
 from .test_tutorial import close_card, refused, wait_step
-from .ui import PHONE, TIMEOUT_MS, cell, press, start_ai_game
+from .ui import PHONE, TIMEOUT_MS, cell, defend, press, start_ai_game
 
 LAPTOP = {"viewport": {"width": 1366, "height": 768}}
 DEVICES = {"desktop": LAPTOP, "phone": PHONE}
@@ -201,22 +201,22 @@ def test_the_scale_is_strength_in_cards_dialogs_and_lessons(browser, server_url,
         assert is_dark(background(page, "dialog.formation-dialog"))
         page.screenshot(path=polish / f"dark-formation-dialog-{device}.png")
         press(page, dialog.get_by_role("button", name="Строй: 2 КР"))
-        page.locator("dialog.defender-dialog").wait_for()
+        page.locator(".defence-panel").wait_for()
         wait_step(page, 1)
-        card = page.locator(".report-overlay")
-        text = card.inner_text()
+        card = page.locator(".last-report")
+        text = card.text_content()
         assert "Сила 18 больше силы 15: победа атакующих." in text
         assert "строй 2 КР — сила 18" in text and "Л — сила 15" in text
         assert not ROW_WORD.search(text)
-        assert is_dark(background(page, ".report-overlay"))
+        assert is_dark(background(page, ".last-report"))
         assert "сила 18" in page.locator(".coach-result").inner_text()
-        # the defence: its dialog, then the card of the battle it decides
-        defence = page.locator("dialog.defender-dialog")
+        # the defence: its panel, then the card of the battle it decides
+        defence = page.locator(".defence-panel")
         assert any(d.startswith("сила 13 · ") for d in defence.locator(".choice-detail").all_inner_texts())
         page.screenshot(path=polish / f"dark-defender-dialog-{device}.png")
-        press(page, defence.get_by_role("button", name="Строй: 3 ЭС"))
+        defend(page, "Строй: 3 ЭС")
         wait_step(page, 2)
-        text = card.inner_text()
+        text = card.text_content()
         assert "Сила 13 больше силы 12: атака отбита." in text and "строй 3 ЭС — сила 13" in text
         page.screenshot(path=polish / f"dark-battle-card-{device}.png")
         close_card(page)
