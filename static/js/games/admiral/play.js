@@ -112,7 +112,7 @@ export class PlayScreen {
 
     this.resultEl = h("section", { class: "result-panel", hidden: true, "aria-live": "polite" });
     this.controlsEl = h("section", { class: "controls", "aria-label": t("Управление партией") });
-    this.drawEl = h("div", { class: "draw-offer", hidden: true, role: "status" });
+    this.drawEl = h("div", { class: "draw-offer offer-strip", hidden: true, role: "status" }); // under the board: a phone sees it
     this.autoDeclare = h("input", { type: "checkbox", onchange: () => this.send({ type: "prefs", auto_declare: this.autoDeclare.checked }) });
     this.prefsEl = h("label", { class: "prefs" }, this.autoDeclare, " ", t("Всегда объявлять сильнейший строй (не спрашивать при защите)"));
     this.pendingEl = h("div", { class: "pending-note", hidden: true, role: "status" });
@@ -126,7 +126,6 @@ export class PlayScreen {
       "aside",
       { class: "side-panel play-panel" },
       this.resultEl,
-      this.drawEl,
       this.pendingEl,
       this.controlsEl,
       this.prefsEl,
@@ -134,7 +133,7 @@ export class PlayScreen {
       this.lostEl,
       h("section", { class: "log-box" }, h("h2", { class: "panel-title" }, t("Журнал боёв")), this.logEl),
     );
-    const layout = h("div", { class: `layout play-layout${this.lesson ? " lesson-layout" : ""}` }, this.coach, h("div", { class: "board-col" }, this.topBar.el, boardWrap, this.bottomBar.el, this.actionBar), side);
+    const layout = h("div", { class: `layout play-layout${this.lesson ? " lesson-layout" : ""}` }, this.coach, h("div", { class: "board-col" }, this.topBar.el, boardWrap, this.bottomBar.el, this.drawEl, this.actionBar), side);
     this.root.append(layout);
     this.bottomBar.el.insertBefore(sounds.toggleButton(), this.bottomBar.clock);
     this.bars.bindClocks();

@@ -79,7 +79,7 @@ export class PlayScreen {
     const homeBox = h("section", { class: "bs-board bs-home" }, this.homeBar.el, h("h2", { class: "bs-board-title" }, titleHome), ownEl, this.homeFleet);
 
     this.resultEl = h("section", { class: "result-panel", hidden: true, "aria-live": "polite" });
-    this.drawEl = h("div", { class: "draw-offer", hidden: true, role: "status" });
+    this.drawEl = h("div", { class: "draw-offer offer-strip", hidden: true, role: "status" }); // above the grids: a phone sees it
     this.controlsEl = h("section", { class: "controls", "aria-label": t("Управление партией") });
     this.replayTop = h("div", { class: "bs-replay-top" }); // the replay's controls, right above the grids
     this.replayPanel = this.makeReplay();
@@ -90,13 +90,12 @@ export class PlayScreen {
       "aside",
       { class: "side-panel bs-panel" },
       this.resultEl,
-      this.drawEl,
       this.controlsEl,
       this.replayEl,
       h("section", { class: "log-box" }, h("h2", { class: "panel-title" }, t("Журнал выстрелов")), this.logEl),
     );
     const boards = h("div", { class: "bs-boards" }, targetBox, homeBox);
-    const main = h("div", { class: "bs-main" }, h("div", { class: "bs-info" }, this.turnEl, this.answerEl), this.replayTop, boards);
+    const main = h("div", { class: "bs-main" }, h("div", { class: "bs-info" }, this.turnEl, this.answerEl), this.drawEl, this.replayTop, boards);
     this.root.append(h("div", { class: "bs-layout bs-play" }, main, panel));
     this.homeBar.el.insertBefore(sounds.toggleButton(), this.homeBar.clock);
     this.bars.bindClocks();
