@@ -48,7 +48,7 @@ def test_play_against_level_1(browser, server_url, shots, page_errors):
         page.wait_for_selector(".play-board")
         wait_version(page, 0)
         page.get_by_text("Всегда объявлять сильнейший строй").click()  # the bot may strike first
-        page.locator(".player-bar", has_text="ИИ «Юнга»").wait_for()
+        page.locator(".player-bar", has_text="ИИ — Юнга").wait_for()
 
         used: set[str] = set()
         for turn in range(4):
@@ -102,7 +102,7 @@ def test_playing_north_the_player_dots_take_the_pieces_colours(browser, server_u
         own_unit = page.locator(".play-board .unit.own:not(.k-AB)").first
         own_piece = own_unit.evaluate("el => getComputedStyle(el).backgroundColor")
         assert own_piece == "rgb(29, 79, 145)"
-        assert "ИИ «Юнга»" in page.locator(".player-bar.side-south.enemy").inner_text()
+        assert "ИИ — Юнга" in page.locator(".player-bar.side-south.enemy").inner_text()
         assert page.locator(".player-bar.side-north.own").evaluate(dot) == own_piece
         assert page.locator(".player-bar.side-south.enemy").evaluate(dot) == "rgb(142, 43, 43)"
         page.screenshot(path=shots / "33-ai-north-bars.png")

@@ -63,13 +63,13 @@ def move_forward(page) -> None:
 def assert_english_game_screen(page) -> None:
     """The play screen of South against the bot, in English."""
     assert page.evaluate("document.documentElement.lang") == "en"
-    assert page.title() == "Game — Admiral"
+    assert page.title() == "● Your move — Game — Admiral"  # South's move: the tab says so (issue 18)
     assert page.locator(".hint").inner_text() == "Your turn: choose one of your ships."
     bottom = page.locator(".player-bar.side-south")
-    assert bottom.locator(".pb-name").inner_text() == "South (you)"
+    assert bottom.locator(".pb-name").inner_text() == "Guest (you)"
     assert bottom.locator(".pb-turn").inner_text() == "to move"
     top = page.locator(".player-bar.side-north")
-    assert top.locator(".pb-name").inner_text() == "North — AI “Cabin Boy”"
+    assert top.locator(".pb-name").inner_text() == "AI — Cabin Boy"
     assert top.locator(".pb-conn").inner_text() == "level 1"
     assert page.get_by_role("button", name="Resign").is_visible()
     assert page.get_by_text("Always declare the strongest formation").is_visible()

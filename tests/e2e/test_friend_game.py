@@ -248,9 +248,15 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         assert cell(south, "c8").locator(".k-KR").count() == 1
         south.screenshot(path=shots / "15-replay.png")
 
-        # Rematch: a new game, sides swapped, both browsers taken straight to its setup.
+        # Rematch (issue 18): South offers it, North (the phone) sees the offer under the board and accepts; both
+        # are taken to the new game, sides swapped.
         first = south.url
         south.get_by_role("button", name="Реванш").click()
+        south.get_by_role("button", name="Реванш предложен").wait_for()
+        assert south.url == first and north.url == first  # an offer moves nobody
+        strip = north.locator(".offer-strip", has_text="Соперник предлагает реванш")
+        strip.wait_for()
+        press(north, strip.get_by_role("button", name="Принять"))
         for page, side in ((south, "Север"), (north, "Юг")):
             page.wait_for_url(lambda u: u != first and "/g/" in u)
             page.wait_for_selector(".arsenal-item")

@@ -46,11 +46,13 @@ def test_no_rematch_when_the_friend_never_joined(client, browsers) -> None:
 
 def test_rematch_after_an_abort_in_setup_binds_both_players(browsers) -> None:
     game_id, south, north = start_game(browsers, setup_ms=60_000)
-    with south.ws(game_id) as ws:
+    with south.ws(game_id) as ws, north.ws(game_id) as nws:
         snapshot(ws, status="setup")
         ws.send_json({"type": "abort"})
         snapshot(ws, status="aborted")
-        ws.send_json({"type": "rematch"})
+        ws.send_json({"type": "rematch"})  # an offer (issue 18): North accepts it
+        until(nws, lambda m: m["type"] == "snapshot" and m["game"]["rematch_offer"] == "south")
+        nws.send_json({"type": "rematch.accept"})
         url = until(ws, lambda m: m["type"] == "rematch")["url"]
     players = observe(north, url.removeprefix("/g/"))["game"]["players"]
     assert players["south"]["joined"] and players["north"]["joined"]
@@ -164,9 +166,13 @@ def test_a_spectator_socket_sees_the_rematch_after_the_sweeper_ran(client, brows
         time.sleep(3 * settings.sweep_interval_s)
         # the sweeper must not drop a finished game a socket still shows (that socket would go stale)
         assert client.app.state.service.games.get(live.id) is cached
-        with live.south.ws(live.id) as ws:
+        with live.south.ws(live.id) as ws, live.north.ws(live.id) as nws:
             snapshot(ws, status="over")
-            ws.send_json({"type": "rematch"})
+            snapshot(nws, status="over")
+            ws.send_json({"type": "rematch"})  # an offer (issue 18): the spectator sees it, North accepts it
+            offered = until(pws, lambda m: m["type"] == "snapshot" and m["game"]["rematch_offer"] is not None)
+            assert offered["game"]["rematch_offer"] == "south"
+            nws.send_json({"type": "rematch.accept"})
             url = until(ws, lambda m: m["type"] == "rematch")["url"]
         snap = until(pws, lambda m: m["type"] == "snapshot" and m["game"]["rematch_url"] is not None)
     assert snap["game"]["rematch_url"] == url

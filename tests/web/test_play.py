@@ -166,7 +166,9 @@ def test_rematch_swaps_sides_and_binds_both_seats(browsers) -> None:
         assert error(live.sws)["code"] == "not_over"
         live.sws.send_json({"type": "resign"})
         snapshot(live.nws, status="over")
-        live.nws.send_json({"type": "rematch"})
+        live.nws.send_json({"type": "rematch"})  # an offer (issue 18): South accepts it
+        until(live.sws, lambda m: m["type"] == "snapshot" and m["game"]["rematch_offer"] == "north")
+        live.sws.send_json({"type": "rematch.accept"})
         url = until(live.nws, lambda m: m["type"] == "rematch")["url"]
         assert until(live.sws, lambda m: m["type"] == "rematch")["url"] == url
         snap = until(live.sws, lambda m: m["type"] == "snapshot" and m["game"]["rematch_url"])

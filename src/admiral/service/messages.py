@@ -78,7 +78,10 @@ class NoteMsg(_Msg):
 class SimpleMsg(_Msg):
     """Messages without fields."""
 
-    type: Literal["resign", "draw.offer", "draw.accept", "draw.decline", "abort", "claim", "rematch", "ping"]
+    type: Literal[
+        "resign", "draw.offer", "draw.accept", "draw.decline", "abort", "claim", "rematch", "rematch.accept",
+        "rematch.decline", "rematch.cancel", "ping",
+    ]  # fmt: skip
 
 
 ClientMessage = Annotated[
@@ -88,7 +91,7 @@ ClientMessage = Annotated[
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 _TYPES = {
     "setup.update", "setup.auto", "setup.ready", "action", "prefs", "note", "resign", "draw.offer", "draw.accept",
-    "draw.decline", "abort", "claim", "rematch", "ping",
+    "draw.decline", "abort", "claim", "rematch", "rematch.accept", "rematch.decline", "rematch.cancel", "ping",
 }  # fmt: skip
 
 

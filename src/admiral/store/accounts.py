@@ -75,6 +75,13 @@ class AccountStore:
         with self.sessions() as s:
             return s.scalar(select(CommanderRow).where(CommanderRow.key == key))
 
+    def by_keys(self, keys: Sequence[str]) -> dict[str, CommanderRow]:
+        """The commanders whose identity keys are among ``keys``, by key (unknown keys are left out), in one query."""
+        if not keys:
+            return {}
+        with self.sessions() as s:
+            return {row.key: row for row in s.scalars(select(CommanderRow).where(CommanderRow.key.in_(set(keys))))}
+
     def by_id(self, commander_id: int) -> CommanderRow | None:
         """The commander ``commander_id``."""
         with self.sessions() as s:

@@ -78,6 +78,8 @@ class GameRow(Base):
     checkpoint_at: Mapped[int | None] = mapped_column(BigInteger)
     draw_offer: Mapped[str | None] = mapped_column(String(8))
     rematch_id: Mapped[str | None] = mapped_column(String(16))
+    #: The side that offered a rematch after the end, until the other answers (issue 18).
+    rematch_offer: Mapped[str | None] = mapped_column(String(8))
     rematch_of: Mapped[str | None] = mapped_column(String(16))
     #: Bumped by every write of the game or its seats (not by clock checkpoints): instances sharing the
     #: database compare it with the revision they cached.

@@ -1,18 +1,37 @@
-// The player bars of a play screen, for any game: a side's name (the viewer's «(вы)», a bot's name), whether it is
-// its turn, its connection (with how long it has been gone), its clock; redrawn every second, which also sounds the
-// own clock's low-time warning.
+// The player bars of a play screen, for any game: who holds a side (a registered commander's nickname and rank,
+// «Гость», «ИИ — <level>»; the viewer's «(вы)»), whether it is its turn, its connection while the game is on (with
+// how long it has been gone), its clock; redrawn every second, which also sounds the own clock's low-time warning
+// and marks the tab's title and icon on the viewer's move (attention.js).
 
+import { setAttention } from "./attention.js";
 import { h } from "./dom.js";
 import { SIDE_RU } from "./i18n.js";
 import { LowTime } from "./sound.js";
 import { t } from "./t.js";
 
+/** The own clock under this many ms marks the tab «⏰» (the clock itself turns red then too: clock.js). */
+export const LOW_TITLE_MS = 30000;
+
+/**
+ * Who holds a side, as a bar names it: «Nickname · rank» for a registered commander, «ИИ — <level name>» for a bot,
+ * «Гость» for a guest, the side's name for a seat nobody took.
+ * @param {object} p the snapshot's `game.players[side]`
+ * @param {string} side
+ * @returns {string}
+ */
+export function playerName(p, side) {
+  if (p?.bot) return t("ИИ — {name}", { name: t(p.bot.name) });
+  if (p?.name) return p.rank ? `${p.name} · ${t(p.rank.name)}` : p.name;
+  if (p?.joined) return t("Гость");
+  return SIDE_RU[side];
+}
+
 export class PlayerBars {
   /**
    * @param {HTMLElement} root the screen (the bars stop ticking once it leaves the page)
    * @param {{sides: string[], seat: string|null, countdown: import("./clock.js").Countdown, aiLevel?: boolean,
-   *          turn: (side: string) => string|null}} opts `sides`: one bar each, in order; `aiLevel`: a bot is named
-   *          «ИИ «…»» with its level; `turn(side)`: the word for the side whose turn it is (null: not its turn)
+   *          turn: (side: string) => string|null}} opts `sides`: one bar each, in order; `aiLevel`: a bot's bar
+   *          shows its level's number too; `turn(side)`: the word for the side whose turn it is (null: not its turn)
    */
   constructor(root, opts) {
     this.opts = opts;
@@ -46,8 +65,10 @@ export class PlayerBars {
     this.gameAt = performance.now();
   }
 
+  /** The screen leaves: no more ticks, and the tab no longer calls for the player. */
   stop() {
     clearInterval(this.timer);
+    setAttention(null);
   }
 
   /** Every second: the opponent's connection time, and the low-time warning of the own clock. */
@@ -60,23 +81,40 @@ export class PlayerBars {
 
   render() {
     const g = this.game;
-    const aiLevel = !!this.opts.aiLevel;
+    const on = g.status === "play" || g.status === "setup" || g.status === "waiting"; // after the end: no connection
     for (const bar of this.bars) {
       const p = g.players?.[bar.side] || {};
-      const bot = p.bot ? (aiLevel && p.bot.level ? t(" — ИИ «{name}»", { name: t(p.bot.name) }) : ` — ${t(p.bot.name)}`) : "";
-      bar.name.textContent = `${SIDE_RU[bar.side]}${bar.side === this.seat ? t(" (вы)") : bot}`;
+      const aiLevel = !!this.opts.aiLevel && !!p.bot?.level;
+      bar.name.textContent = `${playerName(p, bar.side)}${bar.side === this.seat ? t(" (вы)") : ""}`;
+      bar.name.title = SIDE_RU[bar.side];
       const turn = this.opts.turn(bar.side);
       bar.turn.textContent = turn ?? "";
       bar.el.classList.toggle("acting", turn != null);
       if (bar.side === this.seat) bar.conn.textContent = "";
-      else if (p.bot) bar.conn.textContent = aiLevel && p.bot.level ? t("уровень {level}", { level: p.bot.level }) : "";
+      else if (p.bot) bar.conn.textContent = aiLevel ? t("уровень {level}", { level: p.bot.level }) : "";
+      else if (!on) bar.conn.textContent = "";
       else if (!p.joined) bar.conn.textContent = t("не присоединился");
       else if (p.connected) bar.conn.textContent = t("в сети");
       else {
         const ms = (p.disconnected_ms || 0) + (performance.now() - this.gameAt);
         bar.conn.textContent = t("нет связи {s} с", { s: Math.floor(ms / 1000) });
       }
-      bar.conn.classList.toggle("offline-peer", !!p.joined && !p.connected && bar.side !== this.seat);
+      bar.conn.classList.toggle("offline-peer", on && !!p.joined && !p.connected && !p.bot && bar.side !== this.seat);
     }
+    this.markTab();
+  }
+
+  /** The tab's title and icon: the viewer's move («● Ваш ход»), their clock low («⏰»), or nothing. */
+  markTab() {
+    const seat = this.seat;
+    const g = this.game;
+    if (!seat || g?.status !== "play" || this.opts.turn(seat) == null) {
+      setAttention(null);
+      return;
+    }
+    const countdown = this.opts.countdown;
+    const left = countdown.isRunning(seat) ? countdown.remaining(seat) : null;
+    if (left != null && left < LOW_TITLE_MS) setAttention("low", left);
+    else setAttention("turn");
   }
 }

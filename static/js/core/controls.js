@@ -17,23 +17,39 @@ export function controlSender(send) {
 }
 
 /**
- * The controls section of a play screen (`el`) and the opponent's draw offer (`drawEl`): shown to a seat while the
- * game is on, unless `off`.
- * @returns {boolean} whether they are shown
+ * The controls section of a play screen (`el`) and the strip of the opponent's offer (`drawEl`, placed by the game
+ * right under its board so that a phone shows it without scrolling): the controls go to a seat while the game is on,
+ * unless `off`; the strip holds the opponent's draw offer in play, or their rematch offer after the end, with the
+ * answers.
+ * @returns {boolean} whether the controls are shown
  */
 export function fillControls(el, drawEl, { game, seat, control, off = false }) {
   el.innerHTML = "";
   el.hidden = !seat || game.status !== "play" || off;
   drawEl.hidden = true;
-  if (el.hidden) return false;
-  const { row, offer } = gameControls(game, seat, control);
-  el.append(row);
+  drawEl.innerHTML = "";
+  let offer = null;
+  if (!el.hidden) {
+    const controls = gameControls(game, seat, control);
+    el.append(controls.row);
+    offer = controls.offer;
+  } else if (!off) offer = rematchOffer(game, seat, control);
   if (offer) {
     drawEl.hidden = false;
-    drawEl.innerHTML = "";
     drawEl.append(...offer);
   }
-  return true;
+  drawEl.dataset.offer = offer ? (game.status === "play" ? "draw" : "rematch") : "";
+  return !el.hidden;
+}
+
+/** After the end, the opponent's rematch offer with its answers (null: none waiting for this seat). */
+function rematchOffer(game, seat, control) {
+  if (!seat || game.rematch_url || game.rematch_offer !== otherSide(seat)) return null;
+  if (game.status !== "over" && game.status !== "aborted") return null;
+  return [
+    h("p", {}, t("Соперник предлагает реванш")),
+    h("div", { class: "button-row" }, btn(t("Принять"), () => control("rematch.accept"), "primary"), btn(t("Отклонить"), () => control("rematch.decline"))),
+  ];
 }
 
 /**
@@ -78,14 +94,20 @@ export function creditBlock(credit) {
 }
 
 /**
- * The buttons after the end: rematch (a seat), the record's download (`file`: its name), a new game.
+ * The buttons after the end: the rematch (a seat: offer it, its offer waiting with «Отменить», or the link to the
+ * game made; the opponent's offer is answered in the strip under the board), the record's download (`file`: its name), a new game.
  * @returns {HTMLElement}
  */
 export function resultButtons({ game, seat, gameId, control, file }) {
   const row = h("div", { class: "button-row" });
   if (seat) {
+    const opp = otherSide(seat);
     if (game.rematch_url) row.append(h("a", { class: "btn primary", href: game.rematch_url }, t("К реваншу")));
-    else row.append(btn(t("Реванш"), () => control("rematch"), "primary"));
+    else if (game.rematch_offer === seat) {
+      const offered = btn(t("Реванш предложен"), null, "ghost rematch-offered");
+      offered.disabled = true;
+      row.append(offered, btn(t("Отменить"), () => control("rematch.cancel"), "rematch-cancel"));
+    } else if (game.rematch_offer !== opp) row.append(btn(t("Реванш"), () => control("rematch"), "primary"));
   }
   if (game.status === "over") row.append(h("a", { class: "btn", href: `/api/games/${encodeURIComponent(gameId)}/record.json`, download: file }, t("Скачать запись (JSON)")));
   row.append(h("a", { class: "btn", href: game.settings?.game ? `/?game=${encodeURIComponent(game.settings.game)}` : "/" }, t("Новая партия")));

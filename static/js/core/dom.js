@@ -35,6 +35,12 @@ export function toast(text, ms = 4000) {
   }, ms);
 }
 
+/** Hide the toast if it still says `text` (news that no longer holds: an offer taken back). */
+export function dismissToast(text) {
+  const el = document.getElementById("toast");
+  if (el && !el.hidden && el.textContent === text) el.hidden = true;
+}
+
 /**
  * A modal <dialog> with a title, a body and buttons; resolves with the chosen value (null when cancelled).
  * `note`: an extra highlighted line (a lesson's instruction).

@@ -1,11 +1,14 @@
 // The frame of every game page (templates/game.html): one socket per tab, the «Нет связи» banner, the invite
-// link for the creator, the page title, and `window.admiral` for tests and debugging. A game's entry module
+// link for the creator, the page title, the notices of the opponent's offers and of declined ones (offers.js), and
+// `window.admiral` for tests and debugging. A game's entry module
 // (games/<key>/…) starts it with its own handlers and draws its screens into `screenEl`.
 
+import { setBaseTitle } from "./attention.js";
 import { Countdown } from "./clock.js";
 import { h, toast } from "./dom.js";
 import { errorText } from "./i18n.js";
 import { GameSocket } from "./net.js";
+import { announce, declinedText, dropStaleNotices, offerNotices } from "./offers.js";
 import { sounds } from "./sound.js";
 import { t } from "./t.js";
 
@@ -58,6 +61,8 @@ export function startGamePage(handlers) {
     if (recent.length > 40) recent.shift();
     switch (msg.type) {
       case "snapshot":
+        dropStaleNotices(state.game, msg.game, seatOf(msg.game));
+        announce(offerNotices(state.game, msg.game, seatOf(msg.game)));
         state.game = msg.game;
         state.view = msg.view;
         state.notes = msg.notes ?? null;
@@ -74,8 +79,11 @@ export function startGamePage(handlers) {
         toast(errorText(msg));
         handlers.onError?.(msg);
         return;
-      case "rematch":
+      case "rematch": // the rematch was made (the viewer accepted, or their offer was): its setup
         if (msg.url) location.href = msg.url;
+        return;
+      case "declined":
+        announce([{ text: declinedText(msg.offer), sound: "declined" }]);
         return;
       default:
         return;
@@ -83,7 +91,7 @@ export function startGamePage(handlers) {
   }
 
   function setTitle(game) {
-    document.title = `${titleFor(game)} — ${gameName}`;
+    setBaseTitle(`${titleFor(game)} — ${gameName}`);
   }
 
   function seatOf(game) {

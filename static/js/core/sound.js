@@ -1,6 +1,6 @@
 // Sounds of a game (issue 7): short tones synthesised with WebAudio (no sound files), a mute toggle
 // remembered in localStorage. Browsers allow audio only after a user gesture: the context is made then.
-// The house's own sounds are the low-time warning and the ends; each game adds its voices (`sounds.define`)
+// The house's own sounds are the low-time warning, the ends and the offers (made, declined); each game adds its voices (`sounds.define`)
 // and decides from its views when to play them.
 
 import { h } from "./dom.js";
@@ -27,6 +27,16 @@ const VOICES = {
   end: [
     [0, 440, 0.18, "triangle", 0.2],
     [0.18, 349, 0.32, "triangle", 0.2],
+  ],
+  // the opponent offers something (a draw, a rematch): a soft rising call
+  offer: [
+    [0, 587, 0.12, "sine", 0.18],
+    [0.13, 784, 0.2, "sine", 0.18],
+  ],
+  // the opponent declined the viewer's offer: a soft falling pair
+  declined: [
+    [0, 523, 0.12, "sine", 0.16],
+    [0.13, 392, 0.22, "sine", 0.16],
   ],
 };
 
@@ -67,7 +77,7 @@ class SoundBoard {
     Object.assign(this.voices, voices);
   }
 
-  /** Play `name` (lowtime, win, end, or a voice a game defined) unless muted. */
+  /** Play `name` (lowtime, win, end, offer, declined, or a voice a game defined) unless muted. */
   play(name) {
     const voice = this.voices[name];
     if (!voice || this.muted) return;

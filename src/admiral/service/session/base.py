@@ -16,6 +16,7 @@ from typing import Any
 from admiral.bus import EventBus
 from admiral.games import Ruleset
 from admiral.i18n import _
+from admiral.progression.ranks import rank_for
 from admiral.store import Store
 
 from ..errors import ServiceError
@@ -167,7 +168,35 @@ class SessionBase:
 
     DELTAS_MAX_BYTES = 4096
 
+    async def _ensure_profiles(self, g: LiveGame) -> None:
+        """Read the public face (:attr:`~.live.Seat.profile`) of each seat's commander not read yet for its holder:
+        one query for the game's seats when one was bound or changed hands, nothing otherwise, so a snapshot never
+        waits for the database. A failed read is logged and tried again on the next call (the seat shows as a
+        guest meanwhile)."""
+        todo = {
+            s.browser_hash: s
+            for s in g.seats.values()
+            if s.browser_hash is not None and s.bot_level is None and s.profile_of != s.browser_hash
+        }
+        if not todo:
+            return
+        try:
+            rows = {} if self.progress is None else await self._db(self.progress.store.by_keys, list(todo))
+        except Exception:
+            g.log.warning("reading the players' profiles failed", exc_info=True)
+            return
+        for key, seat in todo.items():
+            row = rows.get(key)
+            registered = row is not None and row.email is not None and row.nickname
+            rank = rank_for(row.points) if registered else None
+            # the rank as the profile names it (its number and message id), not the commander's points
+            seat.profile = {"name": row.nickname, "rank": {"number": rank.number, "name": rank.name}} if rank else None
+            seat.profile_of = key
+
     async def _publish(self, g: LiveGame, **extra: Any) -> None:
+        """Tell every socket of ``g`` (on every instance) that it changed: ``{"type": "changed", "version",
+        **extra}`` on the bus (``extra``: one-off facts for some sockets, e.g. ``rematch_url``, ``declined``)."""
+        await self._ensure_profiles(g)
         message = {"type": "changed", "version": self._version(g), **extra}
         if self.bus.shared:  # lets other instances skip the database when their copy is already this fresh
             message["revision"] = revision = self.store.known.get(g.id)

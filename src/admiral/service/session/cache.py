@@ -147,7 +147,8 @@ class CacheMixin(SessionBase):
         the database's revision (and learns where the players' sockets are). Whatever answers a request or
         opens a socket (the seat, the invite's state, the record) therefore never comes from a copy behind
         another instance's changes (issue 16: a joiner whose invite was claimed through the other instance
-        was taken for a spectator). One revision read (and one presence read) per call when shared.
+        was taken for a spectator). One revision read (and one presence read) per call when shared; the
+        players' names are read once per seat holder (:meth:`_ensure_profiles`).
 
         :raises ServiceError: ``not_found``.
         """
@@ -161,6 +162,7 @@ class CacheMixin(SessionBase):
             raise ServiceError("not_found", _("Партия не найдена."))
         if self.bus.shared:
             await self.refresh(g)
+        await self._ensure_profiles(g)
         return g
 
     def get(self, game_id: str) -> LiveGame:
@@ -207,7 +209,7 @@ class CacheMixin(SessionBase):
         """(Re)build a live game from its rows: seats, the engine game by replay, turns, clock."""
         row = loaded.game
         g.status = row.status
-        g.draw_offer, g.rematch_id = row.draw_offer, row.rematch_id
+        g.draw_offer, g.rematch_id, g.rematch_offer = row.draw_offer, row.rematch_id, row.rematch_offer
         g.setup_deadline_ms = row.setup_deadline
         old_seats = g.seats
         g.seats = {
@@ -219,6 +221,7 @@ class CacheMixin(SessionBase):
                 seat.connections, seat.gone_since = before.connections, before.gone_since
                 seat.presence_lock = before.presence_lock
                 seat.elsewhere = before.elsewhere
+                seat.profile, seat.profile_of = before.profile, before.profile_of
         g.views_version = -1
         tail = loaded.since_ply > 0 and g.game is not None and g.rules.ply(g.game) == loaded.since_ply
         # The stored actions are applied to a copy (a tail) or a new game, swapped in whole: a game handle, once

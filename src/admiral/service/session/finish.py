@@ -99,7 +99,9 @@ class FinishMixin(SessionBase):
         await self._act(g, decide)
 
     async def decline_draw(self, g: LiveGame, side: str) -> None:
-        """Decline the opponent's draw offer. :raises ServiceError: ``no_draw_offer``, ``unavailable``."""
+        """Decline the opponent's draw offer; the offerer's sockets are told (a ``declined`` message).
+
+        :raises ServiceError: ``no_draw_offer``, ``unavailable``."""
         async with self._locked(g):
             self._check_playing(g)
             if g.draw_offer != _other(side):
@@ -107,7 +109,7 @@ class FinishMixin(SessionBase):
             await self._save(g, draw_offer=None)
             g.draw_offer = None
             g.log.info("draw declined side=%s", side)
-        await self._publish(g)
+        await self._publish(g, declined={"offer": "draw", "to": _other(side)})
 
     async def abort(self, g: LiveGame, side: str) -> None:
         """Abort the game: before play, or while neither side has made two turns. Status ``aborted``, no result.
@@ -131,55 +133,131 @@ class FinishMixin(SessionBase):
             self._schedule(g)
         await self._publish(g)
 
-    async def rematch(self, g: LiveGame, side: str) -> str:
-        """After the end: a new game with the same settings, sides swapped, both seats bound.
+    def makes_rematch(self, g: LiveGame, side: str, kind: str) -> bool:
+        """Whether the message ``kind`` from ``side`` would make the rematch game now (the rate limit of new games
+        counts it): an acceptance, or a ``rematch`` against a bot or answering the opponent's own offer."""
+        if g.rematch_id is not None:
+            return False
+        if kind == "rematch.accept":
+            return True
+        return kind == "rematch" and (g.seats[_other(side)].bot_level is not None or g.rematch_offer == _other(side))
 
-        :returns: the new game's URL (the same one if a rematch exists already).
+    def _check_rematch(self, g: LiveGame) -> None:
+        """A rematch may be offered or answered only after the end of a game both seats held.
+
+        :raises ServiceError: ``not_over``, ``cannot_rematch``."""
+        if g.status not in ("over", "aborted"):
+            raise ServiceError("not_over", _("Реванш — после окончания партии."))
+        if any(g.seats[s].browser_hash is None for s in SIDES):
+            raise ServiceError("cannot_rematch", _("Реванш невозможен: соперник так и не присоединился к партии."))
+
+    async def rematch(self, g: LiveGame, side: str) -> str | None:
+        """After the end: offer the opponent a rematch (stored as ``rematch_offer``, shown in the snapshot). Against
+        a bot, or when the opponent offered first, the offer is accepted at once (:meth:`accept_rematch`).
+
+        :returns: the new game's URL once it exists (made now, or before: asking again gives the same game);
+            ``None`` while the offer waits for the opponent's answer.
         :raises ServiceError: ``not_over`` while the game is on; ``cannot_rematch`` if a seat was never taken
-            (a game aborted before the friend joined); ``too_many_ai_games`` for a game against the AI when the
-            player already holds ``max_bot_games`` unfinished ones.
+            (a game aborted before the friend joined); ``rematch_already_offered`` for a second offer;
+            ``too_many_ai_games`` (a bot's game, see :meth:`_make_rematch`); ``unavailable``.
         """
         async with self._locked(g):
-            if g.status not in ("over", "aborted"):
-                raise ServiceError("not_over", _("Реванш — после окончания партии."))
-            if any(g.seats[s].browser_hash is None for s in SIDES):
-                raise ServiceError("cannot_rematch", _("Реванш невозможен: соперник так и не присоединился к партии."))
+            self._check_rematch(g)
             if g.rematch_id is None:
-                if any(g.seats[s].bot_level is not None for s in SIDES):
-                    await self.check_bot_games(g.seats[side].browser_hash, g.creator_address)
-                new_id = new_game_id()
-                _code, invite_hash, _sealed = self._new_invite(new_id)
-                row = GameRow(
-                    id=new_id, invite_hash=invite_hash, invite_sealed=None, creator_hash=g.creator_hash,
-                    creator_address=g.creator_address, game=g.rules.info.key,
-                    status="setup", settings=g.settings.to_dict(), seed=secrets.randbits(62), ply=0, rematch_of=g.id,
-                    checkpoint_at=self.now.wall_ms(),
-                    setup_deadline=self.now.wall_ms() + g.settings.setup_ms if g.settings.setup_ms else None,
-                )  # fmt: skip
-                seats = [
-                    GameSeatRow(
-                        game_id=new_id,
-                        side=s,
-                        browser_hash=g.seats[_other(s)].browser_hash,
-                        draft={},
-                        ready=False,
-                        auto_declare=g.seats[_other(s)].auto_declare,
-                        joined_at=self.now.utc(),
-                    )
-                    for s in SIDES
-                ]
-                new = LiveGame(
-                    row,
-                    {s.side: Seat(s.side, s.browser_hash, {}, False, s.auto_declare) for s in seats},
-                    self._rules_of(row),
-                )
-                self._set_up_bots(new, seats)
-                await self._db(self.store.create_game, row, seats)
-                await self._db(self.store.update_game, g.id, rematch_id=new_id)
-                g.rematch_id = new_id
-                self.games[new_id] = new
-                self._schedule(new)
-                g.log.info("rematch game=%s by side=%s", new_id, side)
+                opponent = g.seats[_other(side)]
+                if opponent.bot_level is None and g.rematch_offer != _other(side):
+                    if g.rematch_offer == side:
+                        raise ServiceError("rematch_already_offered", _("Вы уже предложили реванш."))
+                    await self._save(g, rematch_offer=side)
+                    g.rematch_offer = side
+                    g.log.info("rematch offered side=%s", side)
+                else:
+                    await self._make_rematch(g, side)
+            url = None if g.rematch_id is None else f"/g/{g.rematch_id}"
+        await self._publish(g, **({"rematch_url": url} if url else {}))
+        return url
+
+    async def accept_rematch(self, g: LiveGame, side: str) -> str:
+        """Accept the opponent's rematch offer: the new game is made (same settings, sides swapped, both seats
+        bound) and both players are sent there (a ``rematch`` message to each seat's sockets).
+
+        :returns: the new game's URL.
+        :raises ServiceError: ``not_over``, ``cannot_rematch``, ``no_rematch_offer`` (the opponent has not offered
+            one, or it was answered already), ``too_many_ai_games``, ``unavailable``."""
+        async with self._locked(g):
+            self._check_rematch(g)
+            if g.rematch_offer != _other(side) or g.rematch_id is not None:
+                raise ServiceError("no_rematch_offer", _("Соперник не предлагал реванш."))
+            await self._make_rematch(g, side)
             url = f"/g/{g.rematch_id}"
         await self._publish(g, rematch_url=url)
         return url
+
+    async def decline_rematch(self, g: LiveGame, side: str) -> None:
+        """Decline the opponent's rematch offer; the offerer's sockets are told (a ``declined`` message).
+
+        :raises ServiceError: ``not_over``, ``cannot_rematch``, ``no_rematch_offer``, ``unavailable``."""
+        await self._drop_rematch_offer(g, _other(side), declined=True)
+
+    async def cancel_rematch(self, g: LiveGame, side: str) -> None:
+        """Take back one's own rematch offer. :raises ServiceError: ``not_over``, ``cannot_rematch``,
+        ``no_rematch_offer`` (no offer of this side's is waiting), ``unavailable``."""
+        await self._drop_rematch_offer(g, side, declined=False)
+
+    async def _drop_rematch_offer(self, g: LiveGame, offerer: str, *, declined: bool) -> None:
+        """Clear ``offerer``'s waiting rematch offer: declined by the opponent, or cancelled by the offerer."""
+        async with self._locked(g):
+            self._check_rematch(g)
+            if g.rematch_offer != offerer or g.rematch_id is not None:
+                if declined:
+                    raise ServiceError("no_rematch_offer", _("Соперник не предлагал реванш."))
+                raise ServiceError("no_rematch_offer", _("Вы не предлагали реванш."))
+            await self._save(g, rematch_offer=None)
+            g.rematch_offer = None
+            g.log.info("rematch offer of side=%s %s", offerer, "declined" if declined else "cancelled")
+        await self._publish(g, **({"declined": {"offer": "rematch", "to": offerer}} if declined else {}))
+
+    async def _make_rematch(self, g: LiveGame, side: str) -> None:
+        """Make the rematch of ``g`` (caller holds the lock, checked :meth:`_check_rematch`): a new game with the
+        same settings, sides swapped, both seats bound, its setup open; ``g`` records it and drops the offer.
+
+        :raises ServiceError: ``too_many_ai_games`` for a game against the AI when the player already holds
+            ``max_bot_games`` unfinished ones; ``unavailable``."""
+        if any(g.seats[s].bot_level is not None for s in SIDES):
+            await self.check_bot_games(g.seats[side].browser_hash, g.creator_address)
+        new_id = new_game_id()
+        _code, invite_hash, _sealed = self._new_invite(new_id)
+        row = GameRow(
+            id=new_id, invite_hash=invite_hash, invite_sealed=None, creator_hash=g.creator_hash,
+            creator_address=g.creator_address, game=g.rules.info.key,
+            status="setup", settings=g.settings.to_dict(), seed=secrets.randbits(62), ply=0, rematch_of=g.id,
+            checkpoint_at=self.now.wall_ms(),
+            setup_deadline=self.now.wall_ms() + g.settings.setup_ms if g.settings.setup_ms else None,
+        )  # fmt: skip
+        seats = [
+            GameSeatRow(
+                game_id=new_id,
+                side=s,
+                browser_hash=g.seats[_other(s)].browser_hash,
+                draft={},
+                ready=False,
+                auto_declare=g.seats[_other(s)].auto_declare,
+                joined_at=self.now.utc(),
+            )
+            for s in SIDES
+        ]
+        new = LiveGame(
+            row,
+            {s.side: Seat(s.side, s.browser_hash, {}, False, s.auto_declare) for s in seats},
+            self._rules_of(row),
+        )
+        for s in SIDES:  # the same commanders: their names need no new read
+            before = g.seats[_other(s)]
+            new.seats[s].profile, new.seats[s].profile_of = before.profile, before.profile_of
+        self._set_up_bots(new, seats)
+        await self._db(self.store.create_game, row, seats)
+        await self._db(self.store.update_game, g.id, rematch_id=new_id, rematch_offer=None)
+        g.rematch_id, g.rematch_offer = new_id, None
+        self.games[new_id] = new
+        self._schedule(new)
+        g.log.info("rematch game=%s by side=%s", new_id, side)

@@ -116,11 +116,21 @@ class Seat:
     notes: tuple[int, dict[str, str]] | None = None
     #: Serialises the writes of this seat's presence mark (:meth:`GameService._announce`).
     presence_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The public face of the seat's commander, read once per holder (:meth:`GameService._ensure_profiles`):
+    #: ``{"name", "rank"}`` of a registered commander, ``None`` for a guest; ``profile_of`` is the holder it was
+    #: read for (a different holder, e.g. a guest who registered, is read again).
+    profile: dict[str, Any] | None = None
+    profile_of: str | None = None
 
     @property
     def connected(self) -> bool:
         """Whether the seat's player has a socket open anywhere (a bot is always there)."""
         return self.connections > 0 or self.elsewhere or self.bot_level is not None
+
+    @property
+    def public_profile(self) -> dict[str, Any] | None:
+        """The commander's ``{"name", "rank"}`` if read for the seat's present holder (else ``None``, as a guest)."""
+        return self.profile if self.profile_of == self.browser_hash else None
 
     @property
     def bot_level(self) -> int | None:
@@ -173,6 +183,8 @@ class LiveGame:
         self.setup_deadline_ms: int | None = row.setup_deadline
         self.draw_offer = row.draw_offer
         self.rematch_id = row.rematch_id
+        #: The side that offered a rematch after the end and waits for the other's answer (issue 18).
+        self.rematch_offer: str | None = row.rematch_offer
         self.result: dict[str, Any] | None = (
             {"winner": row.result_winner, "reason": row.result_reason} if row.result_reason else None
         )

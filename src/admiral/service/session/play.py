@@ -93,7 +93,13 @@ class PlayMixin(SessionBase):
             await self._end(g, side, "claim")
         elif kind == "rematch":
             url = await self.rematch(g, side)
-            return [{"type": "rematch", "url": url}]
+            return [{"type": "rematch", "url": url}] if url else []
+        elif kind == "rematch.accept":
+            return [{"type": "rematch", "url": await self.accept_rematch(g, side)}]
+        elif kind == "rematch.decline":
+            await self.decline_rematch(g, side)
+        elif kind == "rematch.cancel":
+            await self.cancel_rematch(g, side)
         return []
 
     async def submit(self, g: LiveGame, side: str, ply: int, action: str, *, received: float | None = None) -> None:

@@ -62,6 +62,9 @@ class ShowMixin(SessionBase):
                     "joined": g.seats[s].browser_hash is not None,
                     "connected": g.seats[s].connected,
                     "bot": self._bot_info(g, g.seats[s].bot_level),
+                    # a registered commander's nickname and rank are public (a guest's and a bot's: None)
+                    "name": (g.seats[s].public_profile or {}).get("name"),
+                    "rank": (g.seats[s].public_profile or {}).get("rank"),
                     "ready": g.seats[s].ready,
                     "disconnected_ms": self._disconnected_ms(g, s, mono),
                 }
@@ -73,6 +76,7 @@ class ShowMixin(SessionBase):
             "can_claim": self.can_claim(g, side, mono),
             "result": g.result,
             "rematch_url": None if g.rematch_id is None else f"/g/{g.rematch_id}",
+            "rematch_offer": g.rematch_offer if g.rematch_id is None else None,
         }
         invite_url = self.invite_url_for(g, browser_hash) if side is not None else None
         return snapshot.message(g, side, public, invite_url=invite_url, notes=self.notes_of(g, side))

@@ -244,6 +244,9 @@ async def _serve(
             for m in batch:
                 if m.get("rematch_url") and side is not None:
                     await sock.send({"type": "rematch", "url": m["rematch_url"]})
+                declined = m.get("declined")
+                if isinstance(declined, dict) and side is not None and declined.get("to") == side:
+                    await sock.send({"type": "declined", "offer": declined.get("offer")})
             await sock.send_snapshot(service, g, side, browser)
 
     limits = ws.app.state.limits  # a rematch makes a game: RATE_GAMES counts it
@@ -282,7 +285,7 @@ async def _serve(
                 break
             try:
                 msg = parse_client_message(data)
-                makes_game = side is not None and getattr(msg, "type", None) == "rematch" and g.rematch_id is None
+                makes_game = side is not None and g.rematch_id is None and service.makes_rematch(g, side, msg.type)
                 if makes_game and not limits.hit("games", address):
                     raise ServiceError("rate_limited", _("Слишком много новых партий подряд. Подождите минуту."))
                 replies = await service.handle(g, side, msg, received=received)

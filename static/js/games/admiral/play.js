@@ -112,7 +112,7 @@ export class PlayScreen {
 
     this.resultEl = h("section", { class: "result-panel", hidden: true, "aria-live": "polite" });
     this.controlsEl = h("section", { class: "controls", "aria-label": t("Управление партией") });
-    this.drawEl = h("div", { class: "draw-offer", hidden: true, role: "status" });
+    this.drawEl = h("div", { class: "draw-offer offer-strip", hidden: true, role: "status" }); // under the board: a phone sees it
     this.autoDeclare = h("input", { type: "checkbox", onchange: () => this.send({ type: "prefs", auto_declare: this.autoDeclare.checked }) });
     this.prefsEl = h("label", { class: "prefs" }, this.autoDeclare, " ", t("Всегда объявлять сильнейший строй (не спрашивать при защите)"));
     this.pendingEl = h("div", { class: "pending-note", hidden: true, role: "status" });
@@ -129,7 +129,6 @@ export class PlayScreen {
       this.resultEl,
       this.turnBox,
       this.overlay,
-      this.drawEl,
       this.pendingEl,
       this.controlsEl,
       this.prefsEl,
@@ -146,8 +145,12 @@ export class PlayScreen {
     // height leaves it in sight (under the board it fell below the fold at 1366×768).
     const wide = window.matchMedia("(min-width: 901px)");
     const place = () => {
-      if (wide.matches && !this.lesson) this.turnBox.append(this.defenceEl, this.actionBar);
-      else boardCol.append(this.defenceEl, this.actionBar);
+      // the opponent's offers come first: a phone sees them right under its own bar
+      if (wide.matches && !this.lesson) this.turnBox.append(this.drawEl, this.defenceEl, this.actionBar);
+      else {
+        boardCol.insertBefore(this.drawEl, this.strip);
+        boardCol.append(this.defenceEl, this.actionBar);
+      }
       this.turnBox.hidden = !this.turnBox.childElementCount;
     };
     wide.addEventListener("change", place);

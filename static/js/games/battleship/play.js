@@ -79,7 +79,9 @@ export class PlayScreen {
     const homeBox = h("section", { class: "bs-board bs-home" }, this.homeBar.el, h("h2", { class: "bs-board-title" }, titleHome), ownEl, this.homeFleet);
 
     this.resultEl = h("section", { class: "result-panel", hidden: true, "aria-live": "polite" });
-    this.drawEl = h("div", { class: "draw-offer", hidden: true, role: "status" });
+    // the opponent's offers: at the top of the panel beside the grids on a laptop, a bar fixed at the foot of the
+    // screen on a phone (in sight wherever it is scrolled); neither moves the grids
+    this.drawEl = h("div", { class: "draw-offer offer-strip bs-offer", hidden: true, role: "status" });
     this.controlsEl = h("section", { class: "controls", "aria-label": t("Управление партией") });
     this.replayTop = h("div", { class: "bs-replay-top" }); // the replay's controls, right above the grids
     this.replayPanel = this.makeReplay();
@@ -90,13 +92,13 @@ export class PlayScreen {
       "aside",
       { class: "side-panel bs-panel" },
       this.resultEl,
-      this.drawEl,
       this.controlsEl,
       this.replayEl,
       h("section", { class: "log-box" }, h("h2", { class: "panel-title" }, t("Журнал выстрелов")), this.logEl),
     );
     const boards = h("div", { class: "bs-boards" }, targetBox, homeBox);
     const main = h("div", { class: "bs-main" }, h("div", { class: "bs-info" }, this.turnEl, this.answerEl), this.replayTop, boards);
+    panel.prepend(this.drawEl);
     this.root.append(h("div", { class: "bs-layout bs-play" }, main, panel));
     this.homeBar.el.insertBefore(sounds.toggleButton(), this.homeBar.clock);
     this.bars.bindClocks();
