@@ -104,9 +104,19 @@ def drag_two_ships(page, touch: bool) -> None:
     )
     for i in range(1, size1 + 1):
         assert "ship" in bs_cell(page, "setup", f"a{i}").get_attribute("class")
-    press(page, page.get_by_role("button", name=re.compile("Ставить вертикально")))
-    # on a phone the button sits by the bottom strip (issue 18), so the tap scrolled it to mid-screen: back to
-    # the grid, as a player would, before the next drag
+    # on a phone the button sits by the bottom strip (issue 18), which may cover it where the page stands: a player
+    # scrolls it into sight first (a tap on a half-covered button hit the strip in 1 of 3 runs), then back to the
+    # grid before the next drag
+    rotate = page.locator(".bs-setup .btn", has_text=re.compile("Ставить (вертикально|горизонтально)"))
+    rotate.evaluate("(el) => el.scrollIntoView({block: 'center'})")
+    for _ in range(3):  # the touch gesture detector after a drag swallows a tap now and then (ui.touch_drag)
+        press(page, rotate)
+        try:
+            page.get_by_role("button", name=re.compile("Ставить горизонтально")).wait_for(timeout=1500)
+            break
+        except Exception:
+            continue
+    assert rotate.inner_text().startswith("Ставить горизонтально")
     page.evaluate("() => window.scrollTo(0, 0)")
     drag(page, second, bs_cell(page, "setup", "c10"))
     page.wait_for_function(

@@ -64,6 +64,42 @@ def _ready_with(page, server_url: str, url: str, setup: dict[str, str], *, invit
     press(page, page.get_by_role("button", name="Готов"))
 
 
+PLAN = [
+    ("south", "c5-c6"), ("north", "c11-c10"), ("south", "c6-c7"), ("north", "c10-c9"),
+    ("south", "d5-d6"), ("north", "d11-d10"), ("south", "d6-d7"), ("north", "d10-d9"),
+    ("south", "d7-d8"), ("north", "f11-f10"),
+]  # fmt: skip
+"""Cruisers walk towards each other: South's c7 and d8 face North's c9 and d9."""
+
+
+def _friend_game(server_url: str, south, north) -> None:
+    """A friend game of 30 minutes each: South creates it, North accepts the invitation; both load their setups
+    (six cruisers on the front row) and are ready; waits for the board."""
+    for p in (south, north):
+        p.set_default_timeout(TIMEOUT_MS)
+    south.goto(server_url + "/")
+    created = south.evaluate(
+        """async () => (await fetch("/games", {method: "POST", headers: {"content-type": "application/json"},
+             body: JSON.stringify({side: "south", time_control: "30+0", setup_minutes: 0})})).json()"""
+    )
+    _ready_with(south, server_url, created["url"], _setup(Side.SOUTH, 4), invite=False)
+    _ready_with(north, server_url, created["invite_url"], _neutral(_setup(Side.NORTH, 8)), invite=True)
+    for p in (south, north):
+        p.wait_for_selector(".play-board")
+    wait_version(south, 0)
+
+
+def _walk(south, north, plies: int, before=None) -> None:
+    """Play the first ``plies`` of :data:`PLAN` through the UI; ``before(n)`` runs before ply ``n``."""
+    pages = {"south": south, "north": north}
+    for n, (side, move) in enumerate(PLAN[:plies]):
+        if before:
+            before(n)
+        page = pages[side]
+        play(page, move)
+        wait_version(north if page is south else south, version(page))
+
+
 def _bomb_offered_only_when_selected(page, shots, device: str) -> None:
     """Rules §8: «Подорвать АБ» shows with the bomb selected, over the square it would clear; a declined
     confirmation sends nothing."""
@@ -105,35 +141,19 @@ def test_play_comfort_laptop_against_phone(browser, server_url, shots, page_erro
     try:
         south = page_errors(laptop.new_page(), "south-laptop")
         north = page_errors(phone.new_page(), "north-phone")
-        for p in (south, north):
-            p.set_default_timeout(TIMEOUT_MS)
-        south.goto(server_url + "/")
-        created = south.evaluate(
-            """async () => (await fetch("/games", {method: "POST", headers: {"content-type": "application/json"},
-                 body: JSON.stringify({side: "south", time_control: "30+0", setup_minutes: 0})})).json()"""
-        )
-        _ready_with(south, server_url, created["url"], _setup(Side.SOUTH, 4), invite=False)
-        _ready_with(north, server_url, created["invite_url"], _neutral(_setup(Side.NORTH, 8)), invite=True)
-        for p in (south, north):
-            p.wait_for_selector(".play-board")
-        wait_version(south, 0)
+        _friend_game(server_url, south, north)
 
         # Nothing moves the board; the bomb is offered only when selected (laptop).
         _board_stays(south, "c5", shots, "laptop")
         _bomb_offered_only_when_selected(south, shots, "laptop")
         assert south.locator(".move-list li.empty").count() == 1
 
-        plan = [
-            (south, "c5-c6"), (north, "c11-c10"), (south, "c6-c7"), (north, "c10-c9"),
-            (south, "d5-d6"), (north, "d11-d10"), (south, "d6-d7"), (north, "d10-d9"),
-            (south, "d7-d8"),
-        ]  # fmt: skip
-        for n, (page, move) in enumerate(plan):
+        def phone_first_turn(n: int) -> None:
             if n == 1:  # the phone, at its first turn: the same checks
                 _board_stays(north, "c11", shots, "phone")
                 _bomb_offered_only_when_selected(north, shots, "phone")
-            play(page, move)
-            wait_version(north if page is south else south, version(page))
+
+        _walk(south, north, 9, phone_first_turn)
 
         # The last move stands out on both boards: from and to in teal, a colour used for nothing else.
         for page in (south, north):
@@ -286,25 +306,8 @@ def test_the_phone_attacks_and_the_laptop_defends(browser, server_url, shots, pa
     try:
         south = page_errors(phone.new_page(), "south-phone")
         north = page_errors(laptop.new_page(), "north-laptop")
-        for p in (south, north):
-            p.set_default_timeout(TIMEOUT_MS)
-        south.goto(server_url + "/")
-        created = south.evaluate(
-            """async () => (await fetch("/games", {method: "POST", headers: {"content-type": "application/json"},
-                 body: JSON.stringify({side: "south", time_control: "30+0", setup_minutes: 0})})).json()"""
-        )
-        _ready_with(south, server_url, created["url"], _setup(Side.SOUTH, 4), invite=False)
-        _ready_with(north, server_url, created["invite_url"], _neutral(_setup(Side.NORTH, 8)), invite=True)
-        for p in (south, north):
-            p.wait_for_selector(".play-board")
-        plan = [
-            (south, "c5-c6"), (north, "c11-c10"), (south, "c6-c7"), (north, "c10-c9"),
-            (south, "d5-d6"), (north, "d11-d10"), (south, "d6-d7"), (north, "d10-d9"),
-            (south, "d7-d8"), (north, "f11-f10"),
-        ]  # fmt: skip
-        for page, move in plan:
-            play(page, move)
-            wait_version(north if page is south else south, version(page))
+        _friend_game(server_url, south, north)
+        _walk(south, north, len(PLAN))
 
         v = version(south)
         press(south, cell(south, "c7"))

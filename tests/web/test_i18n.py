@@ -223,12 +223,12 @@ def test_the_catalog_script_gives_the_client_its_language(client) -> None:
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
     assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
     assert 'window.ADMIRAL_LANG = "en";' in r.text
-    assert '"Завершить ход": "End turn"' in r.text
+    assert '"Остановиться здесь": "Stop here"' in r.text
     assert '"unit\\u0004КР": "CR"' in r.text  # a message with a context: context \x04 msgid
     assert '"Начальная расстановка ({n} полуход)": ["Starting setup ({n} ply)", "Starting setup ({n} plies)"]' in r.text
     assert "window.ADMIRAL_PLURAL = function (n) { return Number((n != 1)); };" in r.text
     assert b.get("/i18n/en.js").headers["cache-control"] == "no-cache"  # no or an old version: ask again
     ru = b.get("/i18n/ru.js").text
     assert '"%(num)s очко": ["%(num)s очко", "%(num)s очка", "%(num)s очков"]' in ru
-    assert "End turn" not in ru
+    assert "Stop here" not in ru
     assert b.get("/i18n/de.js").status_code == 404
