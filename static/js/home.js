@@ -12,6 +12,12 @@ function pickGame(key, { initial = false } = {}) {
     const on = el.dataset.forGame === key;
     el.hidden = !on;
     if (el.tagName === "FIELDSET") el.disabled = !on;
+    // the games' level lists share one radio group (ai_level): the shown list starts at its first level, or the
+    // form sent none (the last list's default unchecked the first's)
+    if (on && el.tagName === "FIELDSET" && !el.querySelector('input[name="ai_level"]:checked')) {
+      const first = el.querySelector('input[name="ai_level"]');
+      if (first) first.checked = true;
+    }
   }
   for (const field of document.querySelectorAll("[data-game-field]")) field.value = key;
   const aiForm = document.getElementById("new-ai-game");

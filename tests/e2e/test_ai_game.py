@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 
-from .ui import DESKTOP, TIMEOUT_MS, cell, play, start_ai_game, steps, version, wait_version
+import pytest
+
+from .ui import DESKTOP, PHONE, TIMEOUT_MS, cell, play, press, start_ai_game, steps, version, wait_version
 
 
 def forward_move(page, used: set[str]) -> str:
@@ -106,6 +108,36 @@ def test_playing_north_the_player_dots_take_the_pieces_colours(browser, server_u
         assert page.locator(".player-bar.side-north.own").evaluate(dot) == own_piece
         assert page.locator(".player-bar.side-south.enemy").evaluate(dot) == "rgb(142, 43, 43)"
         page.screenshot(path=shots / "33-ai-north-bars.png")
+        assert page_errors.errors == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("device", ["laptop", "phone"])
+def test_the_default_ai_form_starts_level_1(browser, server_url, shots, page_errors, device):
+    """A new player presses «Начать партию» without touching the level: level 1 of the shown game starts (QA, issue
+    18: the hidden game's list took the default and the form sent no level, a 400 page); after switching the game
+    the other game's first level does."""
+    ctx = browser.new_context(**(DESKTOP if device == "laptop" else PHONE))
+    try:
+        page = page_errors(ctx.new_page(), device)
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(server_url + "/")
+        press(page, page.locator("#new-ai-game button[type=submit]"))
+        page.wait_for_url(re.compile(r"/g/"))
+        page.wait_for_function("() => window.admiral && window.admiral.game")
+        assert (
+            page.evaluate("window.admiral.game.players.north.bot || window.admiral.game.players.south.bot")["level"]
+            == 1
+        )
+        assert page.evaluate("window.admiral.game.settings.game") == "admiral"
+        page.screenshot(path=shots / f"ai-default-level-{device}.png")
+        page.goto(server_url + "/")
+        press(page, page.locator("#pick-game label", has_text="Морской бой"))
+        press(page, page.locator("#new-ai-game button[type=submit]"))
+        page.wait_for_url(re.compile(r"/g/"))
+        page.wait_for_function("() => window.admiral && window.admiral.game")
+        assert page.evaluate("window.admiral.game.settings.game") == "battleship"
         assert page_errors.errors == []
     finally:
         ctx.close()

@@ -194,6 +194,8 @@ def test_play_comfort_laptop_against_phone(browser, server_url, shots, page_erro
         assert wrap.evaluate("el => el.scrollWidth > el.clientWidth")
         assert north.evaluate("document.documentElement.scrollWidth") <= 360
         wrap.evaluate("el => { el.scrollLeft = el.scrollWidth; }")  # panned to the far side
+        labels = north.locator(".play-board .lab-row").first.bounding_box()
+        assert labels["x"] >= 0, labels  # the row numbers stay in sight while panned
         north.screenshot(path=shots / "play-zoomed-phone.png")
         press(north, cell(north, "f11"))  # a tap on the panned board reaches its cell
         assert "selected" in cell(north, "f11").get_attribute("class")
@@ -279,6 +281,15 @@ def test_play_comfort_laptop_against_phone(browser, server_url, shots, page_erro
         south.once("dialog", lambda d: d.accept())
         north.once("dialog", lambda d: d.accept())
         press(north, north.get_by_role("button", name="Сдаться"))
+        # the phone sees the end at once: the result right under its board, the last card gone with its buttons
+        result = north.locator(".result-panel")
+        result.wait_for()
+        north.wait_for_timeout(300)
+        box = result.bounding_box()
+        assert box["y"] >= 0 and box["y"] + 60 <= 740, box  # its headline in sight
+        assert north.locator(".report-strip").is_hidden()
+        assert north.get_by_role("button", name="Реванш").is_visible()
+        north.screenshot(path=shots / "play-result-phone.png")
         south.locator(".result-panel").wait_for()
         first = south.locator(".move-list button.mv-line").first
         first.click()

@@ -3,6 +3,8 @@ worker thread, declarations, restarts, stale answers, flag, draw offers, rematch
 
 from __future__ import annotations
 
+import re
+
 import time
 from typing import Any
 
@@ -84,6 +86,17 @@ def test_home_page_offers_every_level(browsers) -> None:
     assert "Играть против ИИ" in page.text and 'name="opponent" value="ai"' in page.text
     for level, name in enumerate(("Юнга", "Мичман", "Капитан-лейтенант", "Капитан 1 ранга", "Адмиральский"), 1):
         assert f'name="ai_level" value="{level}"' in page.text and name in page.text
+
+
+@pytest.mark.parametrize("game", ["admiral", "battleship"])
+def test_the_shown_games_first_level_is_the_one_checked(browsers, game: str) -> None:
+    """The games' level lists share the form's one radio group: only the chosen game's first level is checked (QA,
+    issue 18: «Адмирал»'s default was unchecked by «Морской бой»'s hidden list, and the form sent no level)."""
+    page = browsers().get(f"/?game={game}").text
+    checked = re.findall(
+        r'<fieldset data-for-game="(\w+)"(?:(?!</fieldset>).)*?name="ai_level" value="(\d)" checked', page, re.S
+    )
+    assert checked == [(game, "1")]
 
 
 @pytest.mark.parametrize(

@@ -146,6 +146,9 @@ export class PlayScreen {
     const wide = window.matchMedia("(min-width: 901px)");
     const place = () => {
       // the opponent's offers come first: a phone sees them right under its own bar
+      // a phone: the result right under the board, where the end is seen (it was a screen below)
+      if (wide.matches) side.prepend(this.resultEl);
+      else boardCol.insertBefore(this.resultEl, this.strip);
       if (wide.matches && !this.lesson) this.turnBox.append(this.drawEl, this.defenceEl, this.actionBar);
       else {
         boardCol.insertBefore(this.drawEl, this.strip);
@@ -236,7 +239,10 @@ export class PlayScreen {
     this.legal = groupLegal(view?.legal);
     this.noteReports();
     this.render();
-    if (ended) requestAnimationFrame(() => this.resultEl.scrollIntoView({ block: "nearest" })); // on a phone it is below the board
+    if (ended) {
+      this.hideOverlay(); // the result says how it ended; the last card's note buttons are for a game on
+      requestAnimationFrame(() => this.resultEl.scrollIntoView({ block: "nearest" }));
+    }
     this.maybeAskDeclaration();
   }
 
