@@ -4,7 +4,6 @@ worker thread, declarations, restarts, stale answers, flag, draw offers, rematch
 from __future__ import annotations
 
 import re
-
 import time
 from typing import Any
 

@@ -50,7 +50,8 @@ def test_unknown_message_type(browsers) -> None:
     with live_game(browsers) as live:
         err = _refused(live, "south", {"type": "teleport"}, "unknown_type")
         assert err["detail"] == {"type": "teleport"}
-        _refused(live, "south", {"no_type": True}, "unknown_type")
+        err = _refused(live, "south", {"no_type": True}, "unknown_type")
+        assert err["detail"] == {"type": None}  # QA (issue 18): it said the string "None"
 
 
 def test_unknown_action_notation(browsers) -> None:
