@@ -109,7 +109,8 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         raise ServiceError("bad_message", _("Сообщение должно быть объектом JSON с полем «type»."))
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _TYPES:
-        raise ServiceError("unknown_type", _("Неизвестный тип сообщения."), {"type": None if data.get("type") is None else str(data.get("type"))[:40]})
+        named = None if kind is None else str(kind)[:40]
+        raise ServiceError("unknown_type", _("Неизвестный тип сообщения."), {"type": named})
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as e:
