@@ -151,7 +151,7 @@ export class PlayScreen {
       else boardCol.insertBefore(this.resultEl, this.strip);
       if (wide.matches && !this.lesson) this.turnBox.append(this.drawEl, this.defenceEl, this.actionBar);
       else {
-        boardCol.insertBefore(this.drawEl, this.strip);
+        boardCol.insertBefore(this.drawEl, wide.matches ? this.strip : this.resultEl); // an offer above the result
         boardCol.append(this.defenceEl, this.actionBar);
       }
       this.turnBox.hidden = !this.turnBox.childElementCount;
