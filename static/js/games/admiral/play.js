@@ -112,7 +112,7 @@ export class PlayScreen {
 
     this.resultEl = h("section", { class: "result-panel", hidden: true, "aria-live": "polite" });
     this.controlsEl = h("section", { class: "controls", "aria-label": t("Управление партией") });
-    this.drawEl = h("div", { class: "draw-offer offer-strip", hidden: true, role: "status" }); // under the board: a phone sees it
+    this.drawEl = h("div", { class: "draw-offer offer-strip", hidden: true, role: "status" }); // placed by place() below
     this.autoDeclare = h("input", { type: "checkbox", onchange: () => this.send({ type: "prefs", auto_declare: this.autoDeclare.checked }) });
     this.prefsEl = h("label", { class: "prefs" }, this.autoDeclare, " ", t("Всегда объявлять сильнейший строй (не спрашивать при защите)"));
     this.pendingEl = h("div", { class: "pending-note", hidden: true, role: "status" });
@@ -144,14 +144,14 @@ export class PlayScreen {
     // a lesson, whose coach is beside it); on a laptop at the top of the panel beside the board, where the board's
     // height leaves it in sight (under the board it fell below the fold at 1366×768).
     const wide = window.matchMedia("(min-width: 901px)");
+    // On a phone the result and the opponent's offers also come right under the board (an offer above the result),
+    // where they are seen: in the side panel they were a screen below.
     const place = () => {
-      // the opponent's offers come first: a phone sees them right under its own bar
-      // a phone: the result right under the board, where the end is seen (it was a screen below)
       if (wide.matches) side.prepend(this.resultEl);
       else boardCol.insertBefore(this.resultEl, this.strip);
       if (wide.matches && !this.lesson) this.turnBox.append(this.drawEl, this.defenceEl, this.actionBar);
       else {
-        boardCol.insertBefore(this.drawEl, wide.matches ? this.strip : this.resultEl); // an offer above the result
+        boardCol.insertBefore(this.drawEl, wide.matches ? this.strip : this.resultEl);
         boardCol.append(this.defenceEl, this.actionBar);
       }
       this.turnBox.hidden = !this.turnBox.childElementCount;
