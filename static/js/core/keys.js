@@ -5,7 +5,8 @@
 
 /**
  * Page-wide keys of the game screen.
- * @param {{clearSelection: () => void, sel: object|null, root: HTMLElement, overlay?: HTMLElement, hideOverlay?: () => void}} screen
+ * @param {{clearSelection: () => void, sel: object|null, root: HTMLElement, overlay?: HTMLElement,
+ *          hideOverlay?: () => void}} screen  a screen with an `overlay` gives its `hideOverlay` too
  * @returns {() => void} removes the listener
  */
 export function bindBoardKeys(screen) {
@@ -17,8 +18,7 @@ export function bindBoardKeys(screen) {
       screen.clearSelection();
     } else if (screen.overlay && !screen.overlay.hidden) {
       ev.preventDefault();
-      if (screen.hideOverlay) screen.hideOverlay();
-      else screen.overlay.hidden = true; // the last battle's card: its ✕ button does the same
+      screen.hideOverlay(); // the last battle's card: its ✕ button does the same
     }
   };
   document.addEventListener("keydown", onKey);

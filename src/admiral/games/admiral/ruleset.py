@@ -268,7 +268,7 @@ class AdmiralRuleset(RecordedRuleset):
 
     def view(self, game: Game, audience: str) -> dict[str, Any]:
         """The engine's view (rules §11) in wire form."""
-        return game.view(audience).to_dict()
+        return game.view(audience, moves=True).to_dict()
 
     # -- notes on enemy markers (issue 7) ---------------------------------------------------------
 

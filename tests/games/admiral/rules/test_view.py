@@ -354,7 +354,7 @@ class TestHistory:
         game = Game.new_random(rng)
         while game.state.to_act is not None and game.ply < 300:
             game.apply(rng.choice(legal_actions(game.state)))
-        lines = game.view(Side.SOUTH).history
+        lines = game.view(Side.SOUTH, moves=True).history
         assert [p.ply for p in lines] == list(range(game.ply))  # every ply of play has its line
         reports = game.view(Side.SOUTH).reports
         for p in lines:
@@ -366,7 +366,7 @@ class TestHistory:
         # the same list for both sides and a spectator: it is public
         wire = [p.to_list() for p in lines]
         for audience in (Side.NORTH, "spectator"):
-            assert [p.to_list() for p in game.view(audience).history] == wire
+            assert [p.to_list() for p in game.view(audience, moves=True).history] == wire
 
     def test_a_pending_attack_does_not_tell_the_formation(self) -> None:  # rules §7.1.2, §11.2
         rng = random.Random(3)
@@ -377,9 +377,9 @@ class TestHistory:
             game.apply(rng.choice(legal_actions(game.state)))
         attack = str(game.record.actions[-1])
         assert "[" in attack
-        last = game.view(game.state.pending.defender).history[-1]
+        last = game.view(game.state.pending.defender, moves=True).history[-1]
         assert last.ply == game.ply - 1 and "[" not in last.text and last.report is None
-        assert game.view(game.state.pending.defender).to_dict()["history"][-1] == [
+        assert game.view(game.state.pending.defender, moves=True).to_dict()["history"][-1] == [
             last.ply,
             last.side.label,
             attack.split(" [")[0],
@@ -390,4 +390,4 @@ class TestHistory:
         game = Game.new_random(random.Random(5))
         game.apply(game.legal_actions()[0])
         game.apply(Resign(Side.NORTH))
-        assert [p.ply for p in game.view("full").history] == [0]
+        assert [p.ply for p in game.view("full", moves=True).history] == [0]

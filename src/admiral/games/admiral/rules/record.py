@@ -111,6 +111,6 @@ class Game(RecordedGame):
         self.log.extend(events)
         return events
 
-    def view(self, audience: Side | str, *, since: int | None = None) -> PlayerView:
+    def view(self, audience: Side | str, *, since: int | None = None, moves: bool = False) -> PlayerView:
         """The view for ``audience`` (see :func:`admiral.games.admiral.rules.view`)."""
-        return view(self.state, audience, self.log, since=since)
+        return view(self.state, audience, self.log, since=since, moves=moves)

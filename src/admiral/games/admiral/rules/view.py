@@ -168,7 +168,7 @@ class PlayerView:
     ``lost``: per side, kind → units removed (public, §11.4). ``reports``: every battle report so
     far (§11.3). ``events``: the public part of what happened at plies ≥ ``since`` (moves and
     reports in order). ``legal``: the viewer's legal actions when it must act, else empty. ``history``: the move
-    list, one :class:`PlyView` per ply (:func:`history`), the same for every audience.
+    list, one :class:`PlyView` per ply (:func:`history`), the same for every audience; empty unless asked for.
     """
 
     audience: str
@@ -289,13 +289,16 @@ def action_to_dict(action: Action, own: Mapping[Cell, Kind], target: Cell | None
     raise TypeError(f"{action!r} is not an action a player's view lists")
 
 
-def view(state: GameState, audience: Side | str, log: Sequence[Event] = (), *, since: int | None = None) -> PlayerView:
+def view(
+    state: GameState, audience: Side | str, log: Sequence[Event] = (), *, since: int | None = None, moves: bool = False
+) -> PlayerView:
     """The view of ``state`` for ``audience`` (rules §11).
 
     ``audience``: a :class:`Side` (a player, §11.1–5), ``"spectator"`` (§11.7) or ``"full"`` (both
     fleets open, §11.6: only once the game is over). ``log``: every event of the game so far, in
     order (as :class:`admiral.games.admiral.rules.Game` keeps it). ``since``: the first ply whose events go into
-    ``events`` (default: the last ply).
+    ``events`` (default: the last ply). ``moves``: fill ``history``, the move list (:func:`history`) — the wire's
+    view asks for it; the bots and the notes do not pay for it.
 
     :raises IllegalAction: ``game_not_over`` for a full view of a game in progress; ``bad_audience``.
     """
@@ -343,5 +346,5 @@ def view(state: GameState, audience: Side | str, log: Sequence[Event] = (), *, s
     legal = tuple(legal_actions(state)) if me is not None and me is state.to_act else ()
     return PlayerView(
         name, state.ply, state.to_move, state.to_act, state.quiet, units, lost, tuple(reports),
-        tuple(events), pending, legal, state.result, history(log),
+        tuple(events), pending, legal, state.result, history(log) if moves else (),
     )  # fmt: skip
