@@ -29,6 +29,7 @@ def test_full_game_create_join_setup_play_attack_resign(browsers) -> None:
             "ai_level": 0,
             "game": "admiral",
             "options": {},
+            "rated": False,
         }
 
         invite_page = north.get(invite_url)

@@ -7,6 +7,8 @@
 60000
 >>> GameSettings.from_form("5+3", ai_level=5).ai_level
 5
+>>> GameSettings.from_form("5+3", rated=True).rated, GameSettings.from_form("5+3", ai_level=2, rated=True).rated
+(True, False)
 >>> GameSettings.from_form(game="chess")
 Traceback (most recent call last):
 ...
@@ -95,6 +97,7 @@ class GameSettings:
     ai_level: int = 0
     game: str = DEFAULT_GAME
     options: dict[str, Any] = field(default_factory=dict)
+    rated: bool = False
 
     @classmethod
     def from_form(
@@ -108,6 +111,7 @@ class GameSettings:
         ai_level: int = 0,
         game: str = DEFAULT_GAME,
         options: Mapping[str, Any] | None = None,
+        rated: bool = False,
     ) -> GameSettings:
         """Settings from the home page form (docs/protocol.md ``POST /games``).
 
@@ -137,7 +141,17 @@ class GameSettings:
             base, inc = base_minutes, increment_seconds
         else:
             raise ServiceError("bad_settings", _("Неизвестный контроль времени."))
-        return cls(base * 60_000, inc * 1000, setup_minutes * 60_000, side, time_control, ai_level, game, checked)
+        return cls(
+            base * 60_000,
+            inc * 1000,
+            setup_minutes * 60_000,
+            side,
+            time_control,
+            ai_level,
+            game,
+            checked,
+            rated=bool(rated) and ai_level == 0,
+        )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameSettings:

@@ -78,6 +78,8 @@ class GameCreate(BaseModel):
     side: str = "random"
     opponent: str = "friend"
     ai_level: int | None = None
+    #: A rated game (PROGRESSION.md §4); a form's checkbox sends ``on``.
+    rated: bool = False
     base_ms: Annotated[int, Field(ge=1, le=6 * 3600 * 1000)] | None = None
     increment_ms: Annotated[int, Field(ge=0, le=600_000)] | None = None
     setup_ms: Annotated[int, Field(ge=0, le=3600 * 1000)] | None = None
@@ -220,7 +222,7 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
         game_settings = GameSettings.from_form(
             body.time_control, base_minutes=body.base_minutes, increment_seconds=body.increment_seconds,
             setup_minutes=body.setup_minutes, side=body.side, ai_level=_ai_level(body), game=body.game,
-            options=body.options,
+            options=body.options, rated=body.rated,
         )  # fmt: skip
         if settings.test_time_controls and any(v is not None for v in (body.base_ms, body.increment_ms, body.setup_ms)):
             game_settings = replace(
