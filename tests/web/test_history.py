@@ -296,3 +296,11 @@ def test_a_game_against_the_ai_is_listed(client) -> None:
         snapshot(ws, status="over")
     line = item(p.get("/games").text, game_id)
     assert line.startswith(f"Поражение против ИИ: 1. {GAMES['battleship'].info.levels[1]} Морской бой сдача")
+
+
+def test_a_game_against_oneself_is_one_line(client) -> None:
+    # one browser held both seats (an unrated game, PROGRESSION.md §2): listed once, as South played it
+    p, me = guest(client)
+    game_id = stored_game(client, me, me, winner="north", reason="resignation")
+    page = p.get("/games").text
+    assert listed(page) == [game_id] and item(page, game_id).startswith("Поражение против Гость")

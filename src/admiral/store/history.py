@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Engine, and_, select
+from sqlalchemy import Engine, and_, or_, select
 from sqlalchemy.orm import aliased, sessionmaker
 
 from .models import CommanderRow, GameResultRow, GameRow, GameSeatRow
@@ -52,13 +52,16 @@ class HistoryStore:
         ``key`` (``game_seats.browser_hash``) held a seat, newest end first (then by id), ``limit`` of them from
         ``offset``; only those of ``game`` (a registry key) if given. One query: the other seat, the opponent's
         commander row and the commander's ``game_results`` row are joined (no query per game). A commander who
-        held both seats of a game gets one line per seat.
+        held both seats of a game gets one line, South's.
 
-        Served by ``ix_game_seats_browser_hash_game`` (the commander's seats) and the primary keys of
-        ``games``, ``game_seats``, ``game_results`` and ``commanders.key``'s unique index."""
+        Served by ``ix_game_seats_browser_hash`` (a commander with few games) or the partial index
+        ``ix_games_over_finished`` walked newest first (one with many: migration 0014), and the primary keys of
+        ``game_seats`` and ``game_results`` and the unique index of ``commanders.key``."""
         mine, other, opponent = aliased(GameSeatRow), aliased(GameSeatRow), aliased(CommanderRow)
         registered = and_(opponent.key == other.browser_hash, opponent.email.is_not(None))
         credited = and_(GameResultRow.game_id == GameRow.id, GameResultRow.side == mine.side)
+        # both seats held by the commander: South's line only (the house's first side, admiral.games.SIDES)
+        one_line = or_(mine.side == "south", other.browser_hash.is_distinct_from(key))
         query = (
             select(
                 GameRow.id, GameRow.game, GameRow.finished_at, GameRow.ply, GameRow.result_winner,
@@ -69,11 +72,11 @@ class HistoryStore:
             .join(other, and_(other.game_id == GameRow.id, other.side != mine.side))
             .outerjoin(opponent, registered)
             .outerjoin(GameResultRow, credited)
-            .where(mine.browser_hash == key, GameRow.status == "over")
+            .where(mine.browser_hash == key, GameRow.status == "over", one_line)
         )  # fmt: skip
         if game is not None:
             query = query.where(GameRow.game == game)
-        query = query.order_by(GameRow.finished_at.desc().nulls_last(), GameRow.id.desc(), mine.side)
+        query = query.order_by(GameRow.finished_at.desc(), GameRow.id.desc())
         with self.sessions() as s:
             rows = s.execute(query.offset(offset).limit(limit)).all()
         return [
