@@ -61,12 +61,13 @@ def test_laptop_admiral_game_in_my_games_and_its_replay(browser, server_url, his
         line = page.locator(f".history-item[data-game-id='{game_url.removeprefix('/g/')}']")
         text = " ".join(line.inner_text().split())
         assert text.startswith("Поражение против ИИ: 1. Юнга Адмирал сдача 3 полухода"), text
-        assert "без рейтинга" in text and "+0 очков" in text
+        assert "без рейтинга не засчитана" in text  # PROGRESSION.md §2: before each side made two turns
         page.screenshot(path=history_shots / "laptop-my-games.png")
         # «Личное дело» shows it too, and says a guest's games live in this browser only
         page.goto(server_url + "/profile")
         assert page.locator(".record-history .history-item").count() == 1
         assert "только в этом браузере" in page.locator(".record-history").inner_text()
+        page.screenshot(path=history_shots / "laptop-profile.png", full_page=True)
         page.goto(server_url + "/games")
         press(page, line.get_by_role("link", name="Запись партии"))
         page.wait_for_url(re.compile(re.escape(game_url) + "$"))
@@ -128,6 +129,10 @@ def test_phone_battleship_game_in_my_games_and_its_replay(browser, server_url, h
         assert text.startswith("Поражение против ИИ: 2."), text
         assert "Морской бой сдача" in text and re.search(rf"\b{plies} полуход", text), text
         page.screenshot(path=history_shots / "phone-my-games.png", full_page=True)
+        page.goto(server_url + "/profile")
+        assert page.locator(".record-history .history-item").count() == 1
+        page.screenshot(path=history_shots / "phone-profile.png", full_page=True)
+        page.goto(server_url + "/games")
         press(page, line.get_by_role("link", name="Запись партии"))
         page.wait_for_url(re.compile(re.escape(url) + "$"))
         for viewer, name in ((page, "player"), (page_errors(watcher.new_page(), "stranger"), "stranger")):

@@ -53,11 +53,11 @@ _counter = iter(range(1, 10**6))
 def stored_game(
     client, south: str | None, north: str | None, *, game: str = "admiral", status: str = "over",
     winner: str | None = "south", reason: str = "resignation", minutes: int = 0, ply: int = 12, rated: bool = False,
-    points: dict[str, int] | None = None,
+    points: dict[str, int] | None = None, changes: dict | None = None,
 ) -> str:  # fmt: skip
     """A game stored as the service leaves it at the end: seats held by ``south``/``north`` (keys, ``bot:N``),
     ``finished_at`` ``T0 + minutes``, the result, and ``game_results`` rows for the sides in ``points`` (the
-    commander of that side's key). :returns: the game id."""
+    commander of that side's key; ``changes`` what the result screen showed). :returns: the game id."""
     game_id = f"h{next(_counter):07d}"
     with Session(client.app.state.engine) as s, s.begin():
         s.add(GameRow(
@@ -71,7 +71,7 @@ def stored_game(
         for side, n in (points or {}).items():
             holder = south if side == "south" else north
             cid = s.scalar(select(CommanderRow.id).where(CommanderRow.key == holder))
-            s.add(GameResultRow(game_id=game_id, side=side, commander_id=cid, points=n, changes={}))
+            s.add(GameResultRow(game_id=game_id, side=side, commander_id=cid, points=n, changes=changes or {}))
     return game_id
 
 
@@ -126,6 +126,9 @@ def test_own_list_newest_first_with_result_reason_plies_points_and_replay(client
     assert listed(theirs) == [sunk, lost, drawn, won]
     assert item(theirs, won).startswith("Поражение против Капитан Немо")
     assert item(theirs, sunk).startswith("Поражение против Капитан Немо Морской бой флот потоплен")
+    short = stored_game(client, me, other, minutes=5, ply=3, points={"south": 0}, changes={"counted": False})
+    # PROGRESSION.md §2: ended before each side made two turns, "aborted" for the profile: said so, not «+0»
+    assert item(nemo.get("/games").text, short).endswith("без рейтинга не засчитана Запись партии")
 
 
 def test_the_date_is_in_the_viewers_language(client) -> None:
@@ -212,7 +215,8 @@ def test_a_guests_own_page_says_its_games_live_in_this_browser(client) -> None:
     assert listed(profile) == [game_id] and "Партии гостя хранятся только в этом браузере." in profile
     games = p.get("/games").text
     assert listed(games) == [game_id] and "эти партии хранятся только в этом браузере" in games
-    assert 'href="/games" class="my-games">Мои партии</a>' in games  # the top bar
+    assert 'href="/games" class="my-games" aria-current="page">Мои партии</a>' in games  # the top bar
+    assert 'href="/games" class="my-games">Мои партии</a>' in profile
 
 
 def test_privacy(client) -> None:

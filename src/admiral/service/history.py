@@ -40,7 +40,9 @@ class HistoryItem:
     and ``ai_name``, a msgid) or ``"none"`` (a seat never taken); ``ply``: actions in the record, the end action
     included; ``finished_at``: aware UTC (``None`` if unknown); ``rated``: the game was created rated
     (``settings.rated``, PROGRESSION.md §4); ``points``: what the commander got from it (``game_results``),
-    ``None`` when nothing was credited."""
+    ``None`` when nothing was credited; ``counted``: the game counted on the profile (``False``: one that ended
+    before each side made two turns, PROGRESSION.md §2 "aborted": no points, no statistics), ``None`` with
+    ``points``."""
 
     game_id: str
     url: str
@@ -58,6 +60,7 @@ class HistoryItem:
     finished_at: datetime | None
     rated: bool
     points: int | None
+    counted: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -135,4 +138,5 @@ class HistoryService:
             opponent=opponent, opponent_nickname=row.opponent_nickname if opponent == "commander" else None,
             ai_level=ai_level, ai_name=ai_name, ply=row.ply, finished_at=_aware(row.finished_at),
             rated=bool(row.settings.get("rated")), points=row.points,
+            counted=None if row.credit is None else bool(row.credit.get("counted", True)),
         )  # fmt: skip

@@ -39,6 +39,7 @@ class HistoryRow(NamedTuple):
     opponent_key: str | None
     opponent_nickname: str | None
     points: int | None
+    credit: dict[str, Any] | None
 
 
 class HistoryStore:
@@ -66,7 +67,7 @@ class HistoryStore:
             select(
                 GameRow.id, GameRow.game, GameRow.finished_at, GameRow.ply, GameRow.result_winner,
                 GameRow.result_reason, GameRow.settings, mine.side, other.browser_hash, opponent.nickname,
-                GameResultRow.points,
+                GameResultRow.points, GameResultRow.changes,
             )
             .join(mine, mine.game_id == GameRow.id)
             .join(other, and_(other.game_id == GameRow.id, other.side != mine.side))
@@ -82,7 +83,8 @@ class HistoryStore:
         return [
             HistoryRow(
                 game_id, game_key, finished_at, ply or 0, winner, reason, dict(settings or {}), side, holder, nick,
-                points,
+                points, None if points is None else dict(changes or {}),
             )
-            for game_id, game_key, finished_at, ply, winner, reason, settings, side, holder, nick, points in rows
+            for game_id, game_key, finished_at, ply, winner, reason, settings, side, holder, nick, points, changes
+            in rows
         ]  # fmt: skip
