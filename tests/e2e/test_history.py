@@ -1,7 +1,8 @@
 """«Мои партии» in real Chromium (issue 19, PROGRESSION.md §4): a guest finishes a short game against the AI, opens
 «Мои партии» from the top bar, finds the game (opponent, result, reason), opens its replay: both fleets open, the
 move list, the record's download; a stranger opening the same link sees the same. «Адмирал» on a laptop
-(1366×768), «Морской бой» on a phone (360×740, touch). Screenshots: ``artifacts/e2e/history/``.
+(1366×768), «Морской бой» on a phone (360×740, touch; the player's in the dark theme). Screenshots:
+``artifacts/e2e/history/``.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def test_laptop_admiral_game_in_my_games_and_its_replay(browser, server_url, his
 
 
 def test_phone_battleship_game_in_my_games_and_its_replay(browser, server_url, history_shots, page_errors):
-    ctx = browser.new_context(**PHONE)
+    ctx = browser.new_context(**PHONE, color_scheme="dark")  # the player's phone in the dark theme
     watcher = browser.new_context(**PHONE)
     try:
         page = page_errors(ctx.new_page(), "player")

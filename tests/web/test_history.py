@@ -137,6 +137,10 @@ def test_the_date_is_in_the_viewers_language(client) -> None:
     assert "1 нояб. 2026 г." in item(p.get("/games").text, game_id)
     english = p.get("/games", headers={"cookie": f"admiral_browser={p.token}; admiral_lang=en"}).text
     assert '<time datetime="2026-11-01T12:00:00+00:00">Nov 1, 2026</time>' in english
+    assert (
+        item(english, game_id)
+        == "Win vs nobody Admiral left the game 12 plies Nov 1, 2026 casual no points Game record"
+    )
 
 
 def test_aborted_and_unfinished_games_are_not_listed(client) -> None:
