@@ -100,7 +100,10 @@ class GameInfo:
     options chosen); ``level_notes``: a line per AI level; ``tutorial``: the URL of its lessons (``None``: none
     yet) and ``tutorial_note`` what they teach; ``side_choice``: whether the creator chooses a side (the sides
     differ: who moves first, which shore); ``messages``: the text a player is shown for each of the rules' refusal
-    codes (:attr:`RuleError.code`; codes every game shares have the house's text).
+    codes (:attr:`RuleError.code`; codes every game shares have the house's text); ``end_reasons``: each reason
+    code :meth:`Ruleset.result` may give (``games.result_reason``) → a short neutral phrase for lists such as the
+    history of finished games (PROGRESSION.md §4: «сдача», «время вышло»; it names no side, the list shows whose
+    result it is); a code missing here is shown as it is.
     """
 
     key: str
@@ -121,6 +124,7 @@ class GameInfo:
     tutorial_note: str = ""
     side_choice: bool = False
     messages: Mapping[str, str] = field(default_factory=dict)
+    end_reasons: Mapping[str, str] = field(default_factory=dict)
 
 
 def info_manifest(info: GameInfo) -> dict[str, Any]:

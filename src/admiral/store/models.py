@@ -86,6 +86,15 @@ class GameRow(Base):
     revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
+#: «Мои партии» (issue 19, :mod:`.history`): finished games newest first. PostgreSQL walks it for a commander with
+#: many games (the first page reads a few hundred index entries, not every game of theirs); the order matches
+#: :meth:`~admiral.store.history.HistoryStore.finished`'s.
+Index(
+    "ix_games_over_finished", GameRow.finished_at.desc(), GameRow.id.desc(),
+    postgresql_where=GameRow.status == "over", sqlite_where=GameRow.status == "over",
+)  # fmt: skip
+
+
 class GameSeatRow(Base):
     """A side of a game: the browser that holds it (``sha256`` hex of its token), its setup draft
     (``{cell: kind}``, the locked setup once ``ready``) and its preferences."""

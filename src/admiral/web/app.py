@@ -20,10 +20,12 @@ from admiral.games import GAMES
 from admiral.i18n import N_, _
 from admiral.service import GameService, ServiceOptions, new_browser_token
 from admiral.service.accounts import AccountService
+from admiral.service.history import HistoryService
 from admiral.service.mail import MailConfig, Mailer
 from admiral.service.progress import ProgressService
 from admiral.service.tutorial import TutorialService
 from admiral.store import AccountStore, Store, TutorialStore, make_engine, upgrade_database
+from admiral.store.history import HistoryStore
 
 from .config import Settings
 from .deps import (
@@ -39,7 +41,7 @@ from .deps import (
     rate_key,
     valid_token,
 )
-from .routes import accounts, api, ops, pages, tutorial, ws
+from .routes import accounts, api, history, ops, pages, tutorial, ws
 from .routes import i18n as i18n_routes
 from .routes.ws import SocketGate
 
@@ -120,6 +122,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )  # fmt: skip
         app.state.accounts = AccountService(account_store, Mailer(mail), settings.public_url, on_rekey=service.rekey)
         app.state.tutorial = TutorialService(TutorialStore(engine))
+        app.state.history = HistoryService(HistoryStore(engine), GAMES)  # «Мои партии» (issue 19)
         await service.start()
         # What is loaded by now (modules, the ORM, catalogs, the games resumed) lives as long as the process:
         # out of the collector's sight, a full collection has that much less to scan (issue 16: full
@@ -263,6 +266,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ops.router)
     app.include_router(pages.router)
     app.include_router(accounts.router)
+    app.include_router(history.router)
     app.include_router(api.router)
     app.include_router(tutorial.router)
     app.include_router(ws.router)

@@ -38,6 +38,26 @@ export function houseReason(result, me) {
   }
 }
 
+/**
+ * The words for one of the house's end actions as a record lists it (the protocol's `end_action` kinds: `resign`,
+ * `flag`, `abandon` with the side that lost, `draw`), e.g. «Юг сдался.»; null for any other kind (a game's own
+ * action: the game words it). Each game reads its own notation into `kind` and `side`.
+ */
+export function endActionText(kind, side) {
+  switch (kind) {
+    case "resign":
+      return t("{side} сдался.", { side: SIDE_RU[side] ?? "" });
+    case "flag":
+      return t("У {side} закончилось время.", { side: SIDE_RU_GEN[side] ?? "" });
+    case "abandon":
+      return t("{side} покинул партию.", { side: SIDE_RU[side] ?? "" });
+    case "draw":
+      return t("Ничья по соглашению сторон.");
+    default:
+      return null;
+  }
+}
+
 /** The headline of a result for the viewer (`me` is null for a spectator). */
 export function resultHeadline(result, me) {
   if (!result) return "";

@@ -93,6 +93,15 @@ INFO = GameInfo(
         "атомная бомба и базы."
     ),
     side_choice=True,
+    end_reasons={  # rules §10, §13 (Reason of .rules.events)
+        "bases": N_("обе базы уничтожены"),
+        "no_actions": N_("не осталось ходов"),
+        "quiet_sea": N_("тихое море"),
+        "agreement": N_("по соглашению"),
+        "resignation": N_("сдача"),
+        "flag": N_("время вышло"),
+        "abandonment": N_("уход из партии"),
+    },
 )
 
 

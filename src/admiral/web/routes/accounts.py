@@ -25,6 +25,7 @@ from admiral.service import ServiceError
 from admiral.service.accounts import account_key
 
 from ..deps import SESSION_COOKIE, AccountsDep, BrowserHash, CommanderDep, checked_form, client_address, rate_key
+from .history import get_history, recent_context
 from .pages import error_page, render
 
 __all__ = ["router"]
@@ -319,6 +320,7 @@ async def profile(request: Request, accounts: AccountsDep, key: BrowserHash, me:
     """This browser's commander: «Личное дело» (a guest's too, with the offer to register)."""
     commander = me or await run_in_threadpool(accounts.commander, key)
     ctx = await run_in_threadpool(_record_context, commander, accounts, own=True)
+    ctx.update(await run_in_threadpool(recent_context, get_history(request), commander.key))  # issue 19
     ctx["password_changed"] = request.query_params.get("password") == "changed"
     return render(request, "profile.html", ctx)
 
@@ -331,6 +333,7 @@ async def public_profile(request: Request, nickname: str, accounts: AccountsDep,
         return error_page(request, 404, _("Командир не найден."))
     own = me is not None and me.id == commander.id
     ctx = await run_in_threadpool(_record_context, commander, accounts, own=own)
+    ctx.update(await run_in_threadpool(recent_context, get_history(request), commander.key))  # issue 19
     return render(request, "profile.html", {**ctx, "public": True})
 
 

@@ -1,6 +1,7 @@
 // Step-through replay of a finished game from GET /api/games/{id}/replay (docs/protocol.md), on the house's replay
 // panel (core/stepper.js). The server sends deltas (moves and removals per ply); the client only applies them.
 
+import { endActionText } from "../../core/i18n.js";
 import { ReplayPanel } from "../../core/stepper.js";
 import { notationRu } from "./report.js";
 import { t, tn } from "../../core/t.js";
@@ -47,11 +48,17 @@ export class Replay {
       label: (data, i) => {
         const ply = plyOf(data, i);
         const n = positions.length - 1;
-        return ply ? t("Полуход {i} из {n}: {action}", { i, n, action: notationRu(ply.action) }) : tn("Начальная расстановка ({n} полуход)", "Начальная расстановка ({n} полуходов)", n);
+        return ply ? t("Полуход {i} из {n}: {action}", { i, n, action: actionText(ply.action) }) : tn("Начальная расстановка ({n} полуход)", "Начальная расстановка ({n} полуходов)", n);
       },
       onShow: (data, i) => onShow(positions[i], plyOf(data, i), i),
       onClose: () => onShow(null, null, -1),
     });
     this.el = this.panel.el;
   }
+}
+
+/** A ply's action in words: an end action («resign south» → «Юг сдался.»), else its notation in Russian cells. */
+function actionText(action) {
+  const [kind, side] = String(action).split(" ");
+  return endActionText(kind, side) ?? notationRu(action);
 }

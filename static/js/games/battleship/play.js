@@ -7,7 +7,7 @@
 import { PlayerBars } from "../../core/bars.js";
 import { controlSender, fillControls, fillResult } from "../../core/controls.js";
 import { h, toast } from "../../core/dom.js";
-import { SIDE_RU, otherSide } from "../../core/i18n.js";
+import { SIDE_RU, endActionText, otherSide } from "../../core/i18n.js";
 import { sounds } from "../../core/sound.js";
 import { ReplayPanel } from "../../core/stepper.js";
 import { t, tn } from "../../core/t.js";
@@ -170,6 +170,8 @@ export class PlayScreen {
         const plies = data.plies || [];
         const p = i > 0 ? plies[i - 1] : null;
         if (!p) return tn("Начальная расстановка ({n} полуход)", "Начальная расстановка ({n} полуходов)", plies.length);
+        const ending = p.answer ? null : endActionText(...String(p.action).split(" ")); // «resign south» → «Юг сдался.»
+        if (ending) return t("Полуход {i} из {n}: {action}", { i, n: plies.length, action: ending });
         const what = p.answer ? `${this.m.cellText(p.action)} — ${this.m.answerText(data.options?.rules || this.rules, p)}` : p.action;
         return t("Полуход {i} из {n}: {side}, {action}", { i, n: plies.length, side: SIDE_RU[p.side] || "", action: what });
       },
