@@ -75,7 +75,8 @@ class TimerMixin(SessionBase):
         shifting = [] if self.bus.shared else loaded  # shared: other instances served on, time ran as stored
         for g, row in shifting:
             values: dict[str, Any] = {"id": g.id, "checkpoint_at": wall}
-            if g.clock is not None and g.status == "play":
+            if g.clock is not None and g.status == "play" and not g.settings.correspondence:
+                # a correspondence move's deadline is a date (days away), kept through the downtime
                 g.clock.start(g.clock.running, mono, wall)
                 values["clock_started_at"] = wall
             if g.status == "setup" and g.setup_deadline_ms is not None:
