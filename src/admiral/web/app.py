@@ -39,7 +39,7 @@ from .deps import (
     rate_key,
     valid_token,
 )
-from .routes import accounts, api, ops, pages, tutorial, ws
+from .routes import accounts, api, install, ops, pages, tutorial, ws
 from .routes import i18n as i18n_routes
 from .routes.ws import SocketGate
 
@@ -53,8 +53,9 @@ CONTENT_SECURITY_POLICY = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
     "frame-ancestors 'none'"
 )
-#: Paths whose GETs are not counted against RATE_PAGES: files, probes, the catalogs' scripts.
-UNLIMITED_PATHS = ("/static/", "/healthz", "/readyz", "/metrics", "/i18n/")
+#: Paths whose GETs are not counted against RATE_PAGES: files, probes, the catalogs' scripts, the service worker
+#: and the manifest (a browser checks them on every navigation).
+UNLIMITED_PATHS = ("/static/", "/healthz", "/readyz", "/metrics", "/i18n/", "/sw.js", "/manifest.webmanifest")
 #: Methods that never change state: the only ones that may issue a browser cookie.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -267,6 +268,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tutorial.router)
     app.include_router(ws.router)
     app.include_router(i18n_routes.router)
+    app.include_router(install.router)  # issue 19: the manifest, the service worker, the offline page
     app.mount("/static", StaticFiles(directory=str(settings.static_dir), check_dir=False), name="static")
     return app
 
