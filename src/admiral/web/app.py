@@ -22,8 +22,10 @@ from admiral.service import GameService, ServiceOptions, new_browser_token
 from admiral.service.accounts import AccountService
 from admiral.service.mail import MailConfig, Mailer
 from admiral.service.progress import ProgressService
+from admiral.service.turnmail import TurnMail
 from admiral.service.tutorial import TutorialService
 from admiral.store import AccountStore, Store, TutorialStore, make_engine, upgrade_database
+from admiral.store.notify import NotifyStore
 
 from .config import Settings
 from .deps import (
@@ -39,7 +41,7 @@ from .deps import (
     rate_key,
     valid_token,
 )
-from .routes import accounts, api, install, ops, pages, tutorial, ws
+from .routes import accounts, api, install, notify, ops, pages, tutorial, ws
 from .routes import i18n as i18n_routes
 from .routes.ws import SocketGate
 
@@ -110,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 bot_delay_ms=settings.bot_delay_ms,
                 max_bot_games=settings.max_bot_games,
                 max_bot_games_per_address=settings.max_bot_games_per_address,
+                turn_mail_interval_s=settings.turn_mail_interval_s,
             ),
             progress=ProgressService(account_store),
         )
@@ -121,6 +124,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )  # fmt: skip
         app.state.accounts = AccountService(account_store, Mailer(mail), settings.public_url, on_rekey=service.rekey)
         app.state.tutorial = TutorialService(TutorialStore(engine))
+        # issue 19: «ваш ход» mails of correspondence games, sent by the sweeper
+        service.turn_mail = app.state.turn_mail = TurnMail(
+            NotifyStore(engine), Mailer(mail), settings.public_url, settings.secret_key
+        )
         await service.start()
         # What is loaded by now (modules, the ORM, catalogs, the games resumed) lives as long as the process:
         # out of the collector's sight, a full collection has that much less to scan (issue 16: full
@@ -269,6 +276,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws.router)
     app.include_router(i18n_routes.router)
     app.include_router(install.router)  # issue 19: the manifest, the service worker, the offline page
+    app.include_router(notify.router)  # issue 19: «ваш ход» mails: the profile's switch, the unsubscribe link
     app.mount("/static", StaticFiles(directory=str(settings.static_dir), check_dir=False), name="static")
     return app
 

@@ -25,6 +25,7 @@ from admiral.service import ServiceError
 from admiral.service.accounts import account_key
 
 from ..deps import SESSION_COOKIE, AccountsDep, BrowserHash, CommanderDep, checked_form, client_address, rate_key
+from .notify import turn_mail_state
 from .pages import error_page, render
 
 __all__ = ["router"]
@@ -320,6 +321,7 @@ async def profile(request: Request, accounts: AccountsDep, key: BrowserHash, me:
     commander = me or await run_in_threadpool(accounts.commander, key)
     ctx = await run_in_threadpool(_record_context, commander, accounts, own=True)
     ctx["password_changed"] = request.query_params.get("password") == "changed"
+    ctx["turn_mail"] = await turn_mail_state(request, commander.id if commander.registered else None)  # issue 19
     return render(request, "profile.html", ctx)
 
 
