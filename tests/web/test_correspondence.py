@@ -117,3 +117,20 @@ def test_restart_keeps_the_correspondence_deadline(settings) -> None:
     assert after["running"] == "north"
     assert deadline - started - 200 <= after["north_ms"] <= deadline - started + 50
     assert after["north_ms"] <= 3 * DAY_MS - 1400
+
+
+def test_no_claim_over_an_absent_opponent(browsers) -> None:
+    """Issue 19: in a correspondence game a player is away between moves by design; the win over a disconnected
+    opponent (rules §10.1) is never offered nor granted, only the move's days decide."""
+    from .conftest import error, until
+
+    with live_game(browsers, time_control="correspondence", days_per_move=1) as live:
+        live.nws.close()
+        snap = until(live.sws, lambda m: m["type"] == "snapshot" and not m["game"]["players"]["north"]["connected"])
+        time.sleep(0.5)  # the test settings' grace is 0.2 s
+        assert observe(live.south, live.id)["game"]["can_claim"] is False
+        live.sws.send_json({"type": "claim"})
+        refused = error(live.sws)
+        assert refused["code"] == "cannot_claim" and "по переписке" in refused["message"]
+        assert observe(live.south, live.id)["game"]["status"] == "play"
+        assert snap["game"]["version"] == observe(live.south, live.id)["game"]["version"]
