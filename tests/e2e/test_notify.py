@@ -170,3 +170,27 @@ def test_service_worker_and_the_offline_page(browser, server_url, notify_shots, 
         assert page_errors.errors == []
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_form_makes_a_correspondence_game(browser, server_url, notify_shots, page_errors, size: str):
+    """Home page: «по переписке» shows the days per move (1, 3, 7; 3 chosen); the game's clocks read days."""
+    ctx, page = new_page(browser, size, page_errors, "form")
+    try:
+        page.goto(server_url + "/")
+        form = page.locator("#new-game")
+        days = form.locator("[data-days-per-move]")
+        assert days.is_hidden()
+        press(page, form.get_by_label("по переписке"))
+        days.wait_for(state="visible")
+        assert form.locator("input[name=days_per_move]:checked").get_attribute("value") == "3"
+        press(page, days.get_by_label("7 дн"))
+        days.scroll_into_view_if_needed()
+        page.screenshot(path=notify_shots / f"form-{size}.png")
+        press(page, form.get_by_role("button", name="Создать партию"))
+        page.wait_for_url("**/g/*")
+        page.wait_for_function("() => window.admiral.game && window.admiral.game.settings.days_per_move === 7")
+        assert page.evaluate("() => window.admiral.game.settings.base_ms") == 7 * 86_400_000
+        assert page_errors.errors == []
+    finally:
+        ctx.close()
