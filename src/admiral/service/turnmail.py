@@ -17,10 +17,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+from collections.abc import Collection
 
 from admiral import i18n
 from admiral.i18n import _
-from admiral.store.notify import NotifyStore
+from admiral.store.notify import MailTarget, NotifyStore
 
 from .mail import Mailer
 
@@ -84,14 +85,15 @@ class TurnMail:
 
     # -- the mail -------------------------------------------------------------------------------------------
 
-    def mail_turn(self, game_id: str, side: str, key: str, game_name: str, left_ms: int, now_ms: int) -> bool:
-        """Mail «ваш ход» to the commander of identity ``key`` holding ``side`` of ``game_id`` if they asked for it
-        and the claim succeeds (:meth:`~admiral.store.notify.NotifyStore.claim_turn_mail`: the game's move is theirs
-        at a later ply than the last mail, 6 h after it). ``game_name``: the game's Russian name (translated here),
+    def targets(self, keys: Collection[str]) -> dict[str, MailTarget]:
+        """Of the identity ``keys``, those whose commanders asked for «ваш ход» mails (one query)."""
+        return self.store.mail_targets(keys)
+
+    def mail_turn(self, target: MailTarget, game_id: str, side: str, game_name: str, left_ms: int, now_ms: int) -> bool:
+        """Mail «ваш ход» to ``target`` (from :meth:`targets`), who holds ``side`` of ``game_id``, if the claim
+        succeeds (:meth:`~admiral.store.notify.NotifyStore.claim_turn_mail`: the stored game waits for that side at a
+        later ply than the last mail, 6 h after it). ``game_name``: the game's Russian name (translated here),
         ``left_ms``: the move's time left; ``now_ms``: epoch ms. Returns whether a mail went out."""
-        target = self.store.mail_target(key)
-        if target is None:
-            return False
         if self.store.claim_turn_mail(game_id, side, now_ms, MIN_GAP_MS) is None:
             return False
         link = f"{self.public_url}/g/{game_id}"

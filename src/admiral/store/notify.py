@@ -6,6 +6,7 @@ Same rules as :mod:`.repo`: synchronous, one short transaction per call.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import NamedTuple
 
 from sqlalchemy import Engine, and_, select, update
@@ -56,15 +57,19 @@ class NotifyStore:
             except IntegrityError:
                 continue
 
-    def mail_target(self, key: str) -> MailTarget | None:
-        """The registered commander of identity ``key`` if they have an e-mail and asked for «ваш ход» mails."""
+    def mail_targets(self, keys: Collection[str]) -> dict[str, MailTarget]:
+        """Of the identity ``keys``, those of registered commanders with an e-mail who asked for «ваш ход» mails:
+        key → :class:`MailTarget`. One query however many keys (the sweeper asks for all its candidates at once)."""
+        if not keys:
+            return {}
         with self.sessions() as s:
-            row = s.execute(
-                select(CommanderRow.id, CommanderRow.email, CommanderRow.nickname, NotifyPrefRow.lang)
+            rows = s.execute(
+                select(CommanderRow.key, CommanderRow.id, CommanderRow.email, CommanderRow.nickname, NotifyPrefRow.lang)
                 .join(NotifyPrefRow, NotifyPrefRow.commander_id == CommanderRow.id)
-                .where(CommanderRow.key == key, CommanderRow.email.is_not(None), NotifyPrefRow.turn_mail.is_(True))
-            ).first()
-            return None if row is None else MailTarget(row[0], row[1], row[2], row[3])
+                .where(CommanderRow.key.in_(list(keys)), CommanderRow.email.is_not(None))
+                .where(NotifyPrefRow.turn_mail.is_(True))
+            )
+            return {r[0]: MailTarget(r[1], r[2], r[3], r[4]) for r in rows}
 
     def claim_turn_mail(self, game_id: str, side: str, now_ms: int, gap_ms: int) -> int | None:
         """Claim the «ваш ход» mail to ``side`` of ``game_id``: exactly one caller (on any instance) gets the game's

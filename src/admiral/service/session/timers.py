@@ -229,28 +229,34 @@ class TimerMixin(SessionBase):
 
     async def _turn_mails(self) -> None:
         """Every ``turn_mail_interval_s``: for each cached correspondence game in play whose side to move is a
-        person with no socket of the game open on any instance, ask :meth:`TurnMail.mail_turn` (which checks the
-        commander's opt-in and claims the mail in the database: one per turn, 6 h apart, exactly once across
-        instances, and only while the stored game still waits for that side)."""
+        person with no socket of the game here, read in one query which of those commanders asked for mails; for each
+        of them with no socket of the game on another instance either (Redis presence), :meth:`TurnMail.mail_turn`
+        claims the mail in the database (one per turn, 6 h apart, exactly once across instances, and only while the
+        stored game still waits for that side) and sends it."""
         if self.turn_mail is None:
             return
         mono = self.now.mono()
         if self._turn_mail_at is not None and mono - self._turn_mail_at < self.options.turn_mail_interval_s:
             return
         self._turn_mail_at = mono
+        waiting = []  # (game, side, key): the side to move has no socket of the game here
         for g in list(self.games.values()):
             if not g.settings.correspondence or g.status != "play" or g.clock is None or g.clock.running is None:
                 continue
-            side = g.clock.running
-            seat = g.seats[side]
-            if seat.browser_hash is None or seat.bot_level is not None or seat.connections > 0:
+            seat = g.seats[g.clock.running]
+            if seat.browser_hash is not None and seat.bot_level is None and seat.connections == 0:
+                waiting.append((g, g.clock.running, seat.browser_hash))
+        if not waiting:
+            return
+        targets = await self._db(self.turn_mail.targets, {key for _g, _s, key in waiting})  # one query
+        for g, side, key in waiting:
+            target = targets.get(key)
+            if target is None or g.seats[side].connections > 0:
                 continue
             if self.bus.shared and (await self.bus.present_elsewhere(g.id)).get(side):
                 continue
-            left = max(0, g.clock.left(side, mono))
-            await self._db(
-                self.turn_mail.mail_turn, g.id, side, seat.browser_hash, g.rules.info.name, left, self.now.wall_ms()
-            )
+            left = max(0, g.clock.left(side, self.now.mono())) if g.clock is not None else 0
+            await self._db(self.turn_mail.mail_turn, target, g.id, side, g.rules.info.name, left, self.now.wall_ms())
 
     async def _expire_waiting(self) -> None:
         """Abort the games whose invite was not accepted within ``waiting_ttl_s``: one bulk ``UPDATE`` in the
