@@ -40,6 +40,12 @@ function sync(form) {
   const on = form.elements.time_control.value === "custom";
   custom.hidden = !on;
   for (const input of custom.querySelectorAll("input")) input.disabled = !on;
+  const days = form.querySelector("[data-days-per-move]"); // correspondence: the days per move (issue 19)
+  if (days) {
+    const post = form.elements.time_control.value === "correspondence";
+    days.hidden = !post;
+    for (const input of days.querySelectorAll("input")) input.disabled = !post;
+  }
   for (const label of form.querySelectorAll("[data-applies]")) {
     const box = label.closest("fieldset");
     if (box?.disabled) continue;

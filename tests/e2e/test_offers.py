@@ -239,7 +239,7 @@ def test_names_tab_draw_and_rematch_offers(browser, server_url, offer_shots, pag
         press(b, strip.get_by_role("button", name="Принять"))
         for p, side in ((a, "north"), (b, "south")):
             p.wait_for_function("u => location.href !== u", arg=first)
-            p.wait_for_function("() => window.admiral.game && window.admiral.game.status === 'setup'")
+            p.wait_for_function("() => window.admiral?.game?.status === 'setup'")
             assert seat(p) == side
         assert a.url == b.url
         assert page_errors.errors == []
@@ -269,7 +269,7 @@ def test_the_bot_is_named_and_accepts_a_rematch_at_once(browser, server_url, off
         first = page.url
         press(page, page.get_by_role("button", name="Реванш", exact=True))
         page.wait_for_function("u => location.href !== u", arg=first)
-        page.wait_for_function("() => window.admiral.game && window.admiral.game.status === 'setup'")
+        page.wait_for_function("() => window.admiral?.game?.status === 'setup'")
         assert seat(page) == "north"
         assert page_errors.errors == []
     finally:

@@ -30,6 +30,7 @@ def test_full_game_create_join_setup_play_attack_resign(browsers) -> None:
             "game": "admiral",
             "options": {},
             "rated": False,
+            "days_per_move": 0,
         }
 
         invite_page = north.get(invite_url)

@@ -31,7 +31,7 @@ def test_create_game_json_and_form(browsers) -> None:
         assert snap["game"]["seat"] == "north"
         assert snap["game"]["settings"] == {
             "base_ms": 420_000, "increment_ms": 2000, "setup_ms": 0, "side": "north", "ai_level": 0,
-            "game": "admiral", "options": {}, "rated": False,
+            "game": "admiral", "options": {}, "rated": False, "days_per_move": 0,
         }  # fmt: skip
         assert snap["game"]["status"] == "waiting"
         assert snap["game"]["clocks"]["south_ms"] == 420_000

@@ -9,6 +9,9 @@
 5
 >>> GameSettings.from_form("5+3", rated=True).rated, GameSettings.from_form("5+3", ai_level=2, rated=True).rated
 (True, False)
+>>> c = GameSettings.from_form("correspondence", days_per_move=3)
+>>> c.base_ms, c.increment_ms, c.days_per_move, c.correspondence
+(259200000, 0, 3, True)
 >>> GameSettings.from_form(game="chess")
 Traceback (most recent call last):
 ...
@@ -31,13 +34,17 @@ from admiral.i18n import _
 from .errors import ServiceError
 
 __all__ = [
-    "AI_LEVELS", "TIME_CONTROLS", "GameSettings", "checked_options", "hash_token", "new_browser_token", "new_game_id",
-    "new_invite_code",
+    "AI_LEVELS", "DAYS_PER_MOVE", "DAY_MS", "TIME_CONTROLS", "GameSettings", "checked_options", "hash_token",
+    "new_browser_token", "new_game_id", "new_invite_code",
 ]  # fmt: skip
 
 #: Named time controls: base minutes, increment seconds (rules §13).
 TIME_CONTROLS = {"5+3": (5, 3), "10+5": (10, 5), "15+10": (15, 10), "30+0": (30, 0)}
 SETUP_MINUTES = (0, 3, 5, 10)
+#: Correspondence («По переписке»): the days each move may take (issue 19).
+DAYS_PER_MOVE = (1, 3, 7)
+#: Milliseconds in a day (the unit of ``days_per_move``).
+DAY_MS = 86_400_000
 SIDES = ("random", "south", "north")
 #: AI levels a game may be played against (rules §12); 0 in :attr:`GameSettings.ai_level`: a friend game.
 AI_LEVELS = (1, 2, 3, 4, 5)
@@ -87,6 +94,11 @@ class GameSettings:
     ``side`` is what the creator asked for: ``random``, ``south`` or ``north``. ``ai_level``: one of the game's
     levels (1–5) for a game against the AI of that level, 0 for a game with a friend. ``game``: the key of the
     game of the house (:data:`admiral.games.GAMES`); ``options``: its room options as its ruleset validated them.
+
+    ``days_per_move`` (1, 3 or 7; 0: not a correspondence game): time control ``correspondence``
+    («По переписке», issue 19). Each move then has that long: ``base_ms`` is ``days_per_move`` days, there is no
+    increment, and the clock of the side to move is reset to ``base_ms`` whenever the move passes to it
+    (:meth:`admiral.service.session.play.PlayMixin._apply_one`); a move not made in time loses on time.
     """
 
     base_ms: int = 0
@@ -98,6 +110,12 @@ class GameSettings:
     game: str = DEFAULT_GAME
     options: dict[str, Any] = field(default_factory=dict)
     rated: bool = False
+    days_per_move: int = 0
+
+    @property
+    def correspondence(self) -> bool:
+        """Whether this is a correspondence game (each move has ``days_per_move`` days)."""
+        return self.days_per_move > 0
 
     @classmethod
     def from_form(
@@ -112,6 +130,7 @@ class GameSettings:
         game: str = DEFAULT_GAME,
         options: Mapping[str, Any] | None = None,
         rated: bool = False,
+        days_per_move: int | None = None,
     ) -> GameSettings:
         """Settings from the home page form (docs/protocol.md ``POST /games``).
 
@@ -127,8 +146,14 @@ class GameSettings:
             raise ServiceError("bad_settings", _("Уровень ИИ: от 1 до 5."))
         if setup_minutes not in SETUP_MINUTES:
             raise ServiceError("bad_settings", _("Время на расстановку: 0, 3, 5 или 10 минут."))
+        days = 0
         if time_control == "none":
             base, inc = 0, 0
+        elif time_control == "correspondence":
+            if days_per_move not in DAYS_PER_MOVE:
+                raise ServiceError("bad_settings", _("По переписке: 1, 3 или 7 дней на ход."))
+            days = days_per_move
+            base, inc = days * DAY_MS // 60_000, 0
         elif time_control in TIME_CONTROLS:
             base, inc = TIME_CONTROLS[time_control]
         elif time_control == "custom":
@@ -151,6 +176,7 @@ class GameSettings:
             game,
             checked,
             rated=bool(rated) and ai_level == 0,
+            days_per_move=days,
         )
 
     @classmethod

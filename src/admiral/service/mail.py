@@ -47,16 +47,18 @@ class Mailer:
             raise ValueError(f"unknown mail backend {config.backend!r}: console, file or smtp")
         self.config = config
 
-    def message(self, to: str, subject: str, body: str) -> EmailMessage:
-        """A UTF-8 plain-text message from the configured sender."""
+    def message(self, to: str, subject: str, body: str, headers: dict[str, str] | None = None) -> EmailMessage:
+        """A UTF-8 plain-text message from the configured sender, with extra ``headers`` (e.g. ``List-Unsubscribe``)."""
         msg = EmailMessage()
         msg["From"], msg["To"], msg["Subject"] = self.config.sender, to, subject
+        for name, value in (headers or {}).items():
+            msg[name] = value
         msg.set_content(body)
         return msg
 
-    def send(self, to: str, subject: str, body: str) -> None:
+    def send(self, to: str, subject: str, body: str, headers: dict[str, str] | None = None) -> None:
         """Send now (blocking). Failures are logged, never raised: a reply must not depend on the mail."""
-        msg = self.message(to, subject, body)
+        msg = self.message(to, subject, body, headers)
         c = self.config
         try:
             if c.backend == "console":
@@ -77,6 +79,7 @@ class Mailer:
         except Exception:
             log.exception("mail to %s failed", to)
 
-    def send_later(self, to: str, subject: str, body: str) -> None:
+    def send_later(self, to: str, subject: str, body: str, headers: dict[str, str] | None = None) -> None:
         """Send from a background thread, so the caller's reply time does not reveal whether mail went out."""
-        threading.Thread(target=self.send, args=(to, subject, body), name="admiral-mail", daemon=True).start()
+        args = (to, subject, body, headers)
+        threading.Thread(target=self.send, args=args, name="admiral-mail", daemon=True).start()

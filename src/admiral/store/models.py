@@ -21,6 +21,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -28,6 +29,7 @@ __all__ = [
     "Base", "CommanderGameRow", "CommanderRow", "FeedbackRow", "GameActionRow", "GameResultRow", "GameRow",
     "GameSeatRow", "MarkerNoteRow", "PasswordResetRow", "SavedSetupRow", "SessionRow", "TutorialProgressRow", "utcnow",
 ]  # fmt: skip
+__all__ += ["NotifyPrefRow", "TurnMailRow"]  # issue 19: turn notifications by e-mail
 
 
 def utcnow() -> datetime:
@@ -273,3 +275,29 @@ class TutorialProgressRow(Base):
     step: Mapped[int] = mapped_column(Integer, default=0)
     done_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class NotifyPrefRow(Base):
+    """A registered commander's notification choices (issue 19): ``turn_mail`` — an e-mail when it is their move in
+    a correspondence game (off unless they switch it on in «Личное дело»); ``lang``: the language of those mails (the
+    site's language when they switched it on). No row: everything off."""
+
+    __tablename__ = "notify_prefs"
+
+    commander_id: Mapped[int] = mapped_column(ForeignKey("commanders.id", ondelete="CASCADE"), primary_key=True)
+    turn_mail: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    lang: Mapped[str | None] = mapped_column(String(8))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+
+
+class TurnMailRow(Base):
+    """The last «ваш ход» e-mail about one seat of one game (issue 19): ``ply`` — the game's ply it was sent at,
+    ``mailed_at`` — when (epoch ms). A conditional ``UPDATE`` of this row (a later ply, ``mailed_at`` at least 6 h
+    back) claims the next mail: exactly one instance sends it."""
+
+    __tablename__ = "turn_mails"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    side: Mapped[str] = mapped_column(String(8), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, default=-1)
+    mailed_at: Mapped[int] = mapped_column(BigInteger, default=0)

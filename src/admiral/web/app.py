@@ -23,9 +23,11 @@ from admiral.service.accounts import AccountService
 from admiral.service.history import HistoryService
 from admiral.service.mail import MailConfig, Mailer
 from admiral.service.progress import ProgressService
+from admiral.service.turnmail import TurnMail
 from admiral.service.tutorial import TutorialService
 from admiral.store import AccountStore, Store, TutorialStore, make_engine, upgrade_database
 from admiral.store.history import HistoryStore
+from admiral.store.notify import NotifyStore
 
 from .config import Settings
 from .deps import (
@@ -41,7 +43,7 @@ from .deps import (
     rate_key,
     valid_token,
 )
-from .routes import accounts, api, history, ops, pages, tutorial, ws
+from .routes import accounts, api, history, install, notify, ops, pages, tutorial, ws
 from .routes import i18n as i18n_routes
 from .routes.ws import SocketGate
 
@@ -55,8 +57,9 @@ CONTENT_SECURITY_POLICY = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
     "frame-ancestors 'none'"
 )
-#: Paths whose GETs are not counted against RATE_PAGES: files, probes, the catalogs' scripts.
-UNLIMITED_PATHS = ("/static/", "/healthz", "/readyz", "/metrics", "/i18n/")
+#: Paths whose GETs are not counted against RATE_PAGES: files, probes, the catalogs' scripts, the service worker
+#: and the manifest (a browser checks them on every navigation).
+UNLIMITED_PATHS = ("/static/", "/healthz", "/readyz", "/metrics", "/i18n/", "/sw.js", "/manifest.webmanifest")
 #: Methods that never change state: the only ones that may issue a browser cookie.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -111,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 bot_delay_ms=settings.bot_delay_ms,
                 max_bot_games=settings.max_bot_games,
                 max_bot_games_per_address=settings.max_bot_games_per_address,
+                turn_mail_interval_s=settings.turn_mail_interval_s,
             ),
             progress=ProgressService(account_store),
         )
@@ -123,6 +127,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.accounts = AccountService(account_store, Mailer(mail), settings.public_url, on_rekey=service.rekey)
         app.state.tutorial = TutorialService(TutorialStore(engine))
         app.state.history = HistoryService(HistoryStore(engine), GAMES)  # «Мои партии» (issue 19)
+        # issue 19: «ваш ход» mails of correspondence games, sent by the sweeper
+        service.turn_mail = app.state.turn_mail = TurnMail(
+            NotifyStore(engine), Mailer(mail), settings.public_url, settings.secret_key
+        )
         await service.start()
         # What is loaded by now (modules, the ORM, catalogs, the games resumed) lives as long as the process:
         # out of the collector's sight, a full collection has that much less to scan (issue 16: full
@@ -271,6 +279,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tutorial.router)
     app.include_router(ws.router)
     app.include_router(i18n_routes.router)
+    app.include_router(install.router)  # issue 19: the manifest, the service worker, the offline page
+    app.include_router(notify.router)  # issue 19: «ваш ход» mails: the profile's switch, the unsubscribe link
     app.mount("/static", StaticFiles(directory=str(settings.static_dir), check_dir=False), name="static")
     return app
 

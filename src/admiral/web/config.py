@@ -62,6 +62,8 @@ class Settings(BaseSettings):
     max_bot_games: int = 3
     #: Unfinished games against the AI created from one client address (fresh cookies must not give more).
     max_bot_games_per_address: int = 6
+    #: Seconds between the sweeper's passes over correspondence games for «ваш ход» mails (issue 19).
+    turn_mail_interval_s: float = 60.0
     #: Allow ``base_ms``/``increment_ms``/``setup_ms`` in ``POST /games`` (tests and benchmarks only).
     test_time_controls: bool = False
     #: Extra origins allowed on the WebSocket besides the page's own host (e.g. a proxy's public URL).

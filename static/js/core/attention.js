@@ -1,7 +1,7 @@
 // What the page shows outside itself (issue 18): the tab's title and favicon tell a player whose tab is in the
 // background that it is their move («● Ваш ход — …») or that their own clock runs low («⏰ 0:25 — …»), with a dot on
 // the site's icon; both go back as soon as it is not their move. Any game: PlayerBars drives it from the turn, the
-// seat and the countdown.
+// seat and the countdown. The moment it becomes the player's move it also announces «admiral:notify» (issue 19).
 
 import { formatClock } from "./i18n.js";
 import { t } from "./t.js";
@@ -51,7 +51,14 @@ export function setBaseTitle(text) {
 export function setAttention(kind, ms = null) {
   const secs = kind === "low" ? Math.ceil((ms ?? 0) / 1000) : null;
   if (shown.kind === kind && (kind !== "low" || Math.ceil((shown.ms ?? 0) / 1000) === secs)) return;
+  const becameTurn = kind && !shown.kind;
   shown = { kind, ms };
+  if (becameTurn) {
+    // issue 19: core/notify.js turns this into a system notification if the player asked for them and the page is
+    // hidden (it drops it otherwise)
+    const detail = { kind: "turn", title: t("Ваш ход"), body: base, url: location.href };
+    window.dispatchEvent(new CustomEvent("admiral:notify", { detail }));
+  }
   paint();
 }
 

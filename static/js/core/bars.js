@@ -95,6 +95,7 @@ export class PlayerBars {
       else if (!on) bar.conn.textContent = "";
       else if (!p.joined) bar.conn.textContent = t("не присоединился");
       else if (p.connected) bar.conn.textContent = t("в сети");
+      else if (g.settings?.days_per_move) bar.conn.textContent = t("не в сети"); // correspondence: away is normal
       else {
         const ms = (p.disconnected_ms || 0) + (performance.now() - this.gameAt);
         bar.conn.textContent = t("нет связи {s} с", { s: Math.floor(ms / 1000) });

@@ -80,20 +80,29 @@ export function errorText(msg) {
   return msg.message || ERRORS[msg.code] || msg.code || t("Ошибка");
 }
 
-/** «5 мин + 3 с» / «без ограничения» from game settings. */
+/** «5 мин + 3 с» / «без ограничения» / «по переписке, 3 дн на ход» from game settings. */
 export function timeControlText(settings) {
   if (!settings || !settings.base_ms) return t("без ограничения");
+  if (settings.days_per_move) return t("по переписке, {d} дн на ход", { d: settings.days_per_move });
   const m = Math.round(settings.base_ms / 60000);
   const inc = Math.round((settings.increment_ms || 0) / 1000);
   return `${m}+${inc}`;
 }
 
-/** "mm:ss" (or "h:mm:ss") for a clock in milliseconds; tenths under 10 seconds. */
+/**
+ * "mm:ss" (or "h:mm:ss") for a clock in milliseconds; tenths under 10 seconds. A day or more (a correspondence
+ * game's move, issue 19) is shown as days and hours, «2 дн 5 ч» (whole hours, rounded down: the clock never
+ * promises more than is left).
+ */
 export function formatClock(ms) {
   if (ms == null) return "—";
-  const t = Math.max(0, ms);
-  if (t < 10000) return `0:${(t / 1000).toFixed(1).padStart(4, "0")}`;
-  const s = Math.ceil(t / 1000);
+  const left = Math.max(0, ms);
+  if (left >= 86400000) {
+    const hours = Math.floor(left / 3600000);
+    return t("{d} дн {h} ч", { d: Math.floor(hours / 24), h: hours % 24 });
+  }
+  if (left < 10000) return `0:${(left / 1000).toFixed(1).padStart(4, "0")}`;
+  const s = Math.ceil(left / 1000);
   const h = Math.floor(s / 3600);
   const mm = Math.floor((s % 3600) / 60);
   const ss = String(s % 60).padStart(2, "0");

@@ -37,10 +37,15 @@ export function declinedText(offer) {
   return offer === "rematch" ? t("Соперник отклонил реванш") : t("Соперник отклонил ничью");
 }
 
-/** Tell the player: a toast and a sound for each notice. */
+/**
+ * Tell the player: a toast and a sound for each notice, and (issue 19) an «admiral:notify» event that
+ * core/notify.js shows as a system notification when the page is hidden and the player asked for them.
+ */
 export function announce(notices) {
   for (const n of notices) {
     toast(n.text);
     sounds.play(n.sound);
+    const detail = { kind: "offer", title: n.text, body: document.title, url: location.href };
+    window.dispatchEvent(new CustomEvent("admiral:notify", { detail }));
   }
 }

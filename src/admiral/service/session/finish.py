@@ -55,6 +55,10 @@ class FinishMixin(SessionBase):
         def decide() -> list[str]:
             if how != "claim":
                 return [g.rules.end_action("resign", side)]
+            if g.settings.correspondence:
+                raise ServiceError(
+                    "cannot_claim", _("В партии по переписке победу не требуют: у соперника есть срок на ход.")
+                )
             if not self.can_claim(g, side):
                 raise ServiceError(
                     "cannot_claim", _("Победу можно потребовать, когда соперник отключён не меньше минуты.")

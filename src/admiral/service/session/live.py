@@ -97,6 +97,8 @@ class ServiceOptions:
     bot_think_s: dict[int, float] = field(default_factory=lambda: {1: 0.05, 2: 0.3, 3: 0.5, 4: 1.0, 5: 1.0})
     max_bot_games: int = 3
     max_bot_games_per_address: int = 6
+    #: Seconds between two passes of the sweeper over correspondence games for «ваш ход» mails (issue 19).
+    turn_mail_interval_s: float = 60.0
 
 
 @dataclass

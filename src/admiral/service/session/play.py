@@ -256,6 +256,7 @@ class PlayMixin(SessionBase):
             nxt = g.rules.to_act(staged.game)
             mono, wall = self.now.mono(), self.now.wall_ms()
             increment_to = applied.completed if nxt is not None else None
+            before = clock.running
             if at is not None and at < mono:
                 # The mover's clock stops at receipt and the next side's starts now: the server's wait in
                 # between (for the game's lock) is charged to nobody.
@@ -264,6 +265,8 @@ class PlayMixin(SessionBase):
                 clock.start(nxt, mono, wall)
             else:
                 clock.switch(nxt, mono, wall, increment_to=increment_to, increment_ms=g.settings.increment_ms)
+            if g.settings.correspondence and nxt is not None and nxt != before:
+                clock.remaining[nxt] = g.settings.base_ms  # correspondence: each move has its days afresh
 
     async def set_prefs(self, g: LiveGame, side: str, *, auto_declare: bool) -> None:
         """Set the seat's "always answer automatically" preference (:class:`~admiral.games.AutoReply`: «Адмирал»'s

@@ -32,8 +32,10 @@ class ShowMixin(SessionBase):
         return g.status == "play" and all(n < 2 for n in g.turns.values())
 
     def can_claim(self, g: LiveGame, side: str | None, mono: float | None = None) -> bool:
-        """Whether ``side`` may claim the win: in play, its opponent disconnected ≥ the grace time."""
-        if side is None or g.status != "play":
+        """Whether ``side`` may claim the win: in play, its opponent disconnected ≥ the grace time. Never in a
+        correspondence game (issue 19): there a player is away between moves by design, and only the move's days
+        decide (flag fall)."""
+        if side is None or g.status != "play" or g.settings.correspondence:
             return False
         mono = self.now.mono() if mono is None else mono
         return self._disconnected_ms(g, _other(side), mono) >= self.options.claim_grace_ms

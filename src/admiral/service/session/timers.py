@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from admiral.store import GameRow
 
@@ -16,10 +16,18 @@ from .live import (
     log,
 )
 
+if TYPE_CHECKING:
+    from admiral.service.turnmail import TurnMail
+
 
 class TimerMixin(SessionBase):
     """Start and stop, the timers, the sweeper, checkpoints (a part of
     :class:`~admiral.service.session.GameService`)."""
+
+    #: Where «ваш ход» mails of correspondence games go (:class:`~admiral.service.turnmail.TurnMail`, set by the app;
+    #: ``None``: no mails). The sweeper tries them every ``options.turn_mail_interval_s`` (issue 19).
+    turn_mail: TurnMail | None = None
+    _turn_mail_at: float | None = None
 
     async def start(self) -> None:
         """Load the games that need a timer (a clock in play, a setup deadline; the others load on first
@@ -75,7 +83,8 @@ class TimerMixin(SessionBase):
         shifting = [] if self.bus.shared else loaded  # shared: other instances served on, time ran as stored
         for g, row in shifting:
             values: dict[str, Any] = {"id": g.id, "checkpoint_at": wall}
-            if g.clock is not None and g.status == "play":
+            if g.clock is not None and g.status == "play" and not g.settings.correspondence:
+                # a correspondence move's deadline is a date (days away), kept through the downtime
                 g.clock.start(g.clock.running, mono, wall)
                 values["clock_started_at"] = wall
             if g.status == "setup" and g.setup_deadline_ms is not None:
@@ -186,6 +195,10 @@ class TimerMixin(SessionBase):
             await self._expire_waiting()
         except Exception:
             log.exception("expiring waiting games failed")
+        try:
+            await self._turn_mails()
+        except Exception:
+            log.exception("turn mails failed")
         self._checkpoint()
         # Finished games nobody watches need not stay cached (a socket keeps its game: it must see changes).
         for game_id, g in list(self.games.items()):
@@ -213,6 +226,37 @@ class TimerMixin(SessionBase):
                     await self._publish(g)
             except Exception:
                 log.exception("game=%s overdue check failed", game_id)
+
+    async def _turn_mails(self) -> None:
+        """Every ``turn_mail_interval_s``: for each cached correspondence game in play whose side to move is a
+        person with no socket of the game here, read in one query which of those commanders asked for mails; for each
+        of them with no socket of the game on another instance either (Redis presence), :meth:`TurnMail.mail_turn`
+        claims the mail in the database (one per turn, 6 h apart, exactly once across instances, and only while the
+        stored game still waits for that side) and sends it."""
+        if self.turn_mail is None:
+            return
+        mono = self.now.mono()
+        if self._turn_mail_at is not None and mono - self._turn_mail_at < self.options.turn_mail_interval_s:
+            return
+        self._turn_mail_at = mono
+        waiting = []  # (game, side, key): the side to move has no socket of the game here
+        for g in list(self.games.values()):
+            if not g.settings.correspondence or g.status != "play" or g.clock is None or g.clock.running is None:
+                continue
+            seat = g.seats[g.clock.running]
+            if seat.browser_hash is not None and seat.bot_level is None and seat.connections == 0:
+                waiting.append((g, g.clock.running, seat.browser_hash))
+        if not waiting:
+            return
+        targets = await self._db(self.turn_mail.targets, {key for _g, _s, key in waiting})  # one query
+        for g, side, key in waiting:
+            target = targets.get(key)
+            if target is None or g.seats[side].connections > 0:
+                continue
+            if self.bus.shared and (await self.bus.present_elsewhere(g.id)).get(side):
+                continue
+            left = max(0, g.clock.left(side, self.now.mono())) if g.clock is not None else 0
+            await self._db(self.turn_mail.mail_turn, target, g.id, side, g.rules.info.name, left, self.now.wall_ms())
 
     async def _expire_waiting(self) -> None:
         """Abort the games whose invite was not accepted within ``waiting_ttl_s``: one bulk ``UPDATE`` in the

@@ -26,6 +26,7 @@ from admiral.service.accounts import account_key
 
 from ..deps import SESSION_COOKIE, AccountsDep, BrowserHash, CommanderDep, checked_form, client_address, rate_key
 from .history import get_history, recent_context
+from .notify import turn_mail_state
 from .pages import error_page, render
 
 __all__ = ["router"]
@@ -322,6 +323,7 @@ async def profile(request: Request, accounts: AccountsDep, key: BrowserHash, me:
     ctx = await run_in_threadpool(_record_context, commander, accounts, own=True)
     ctx.update(await run_in_threadpool(recent_context, get_history(request), commander.key))  # issue 19
     ctx["password_changed"] = request.query_params.get("password") == "changed"
+    ctx["turn_mail"] = await turn_mail_state(request, commander.id if commander.registered else None)  # issue 19
     return render(request, "profile.html", ctx)
 
 

@@ -75,6 +75,8 @@ class GameCreate(BaseModel):
     base_minutes: int | None = None
     increment_seconds: int | None = None
     setup_minutes: int = 0
+    #: Days per move of a correspondence game (``time_control=correspondence``; 1, 3 or 7).
+    days_per_move: int | None = None
     side: str = "random"
     opponent: str = "friend"
     ai_level: int | None = None
@@ -222,7 +224,7 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
         game_settings = GameSettings.from_form(
             body.time_control, base_minutes=body.base_minutes, increment_seconds=body.increment_seconds,
             setup_minutes=body.setup_minutes, side=body.side, ai_level=_ai_level(body), game=body.game,
-            options=body.options, rated=body.rated,
+            options=body.options, rated=body.rated, days_per_move=body.days_per_move,
         )  # fmt: skip
         if settings.test_time_controls and any(v is not None for v in (body.base_ms, body.increment_ms, body.setup_ms)):
             game_settings = replace(

@@ -10,6 +10,7 @@ import { Notes } from "./notes.js";
 import { Replay } from "./replay.js";
 import { notationRu, ownerClass, reportCard, reportStrip, reportSummary } from "./report.js";
 import { t } from "../../core/t.js";
+import { bellButton } from "../../core/notify.js";
 import { sounds } from "../../core/sound.js";
 import { soundsFor } from "./sounds.js";
 import { cellRu, resultReason } from "./text.js";
@@ -159,6 +160,7 @@ export class PlayScreen {
     wide.addEventListener("change", place);
     place();
     this.bottomBar.el.insertBefore(sounds.toggleButton(), this.bottomBar.clock);
+    this.bottomBar.el.insertBefore(bellButton(), this.bottomBar.clock); // issue 19: notifications, opt-in
     this.topBar.el.insertBefore(this.zoomButton(boardWrap), this.topBar.clock); // the top bar has the room
     this.bars.bindClocks();
     this.unbindKeys = bindBoardKeys(this);

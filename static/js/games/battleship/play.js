@@ -8,6 +8,7 @@ import { PlayerBars } from "../../core/bars.js";
 import { controlSender, fillControls, fillResult } from "../../core/controls.js";
 import { h, toast } from "../../core/dom.js";
 import { SIDE_RU, endActionText, otherSide } from "../../core/i18n.js";
+import { bellButton } from "../../core/notify.js";
 import { sounds } from "../../core/sound.js";
 import { ReplayPanel } from "../../core/stepper.js";
 import { t, tn } from "../../core/t.js";
@@ -101,6 +102,7 @@ export class PlayScreen {
     panel.prepend(this.drawEl);
     this.root.append(h("div", { class: "bs-layout bs-play" }, main, panel));
     this.homeBar.el.insertBefore(sounds.toggleButton(), this.homeBar.clock);
+    this.homeBar.el.insertBefore(bellButton(), this.homeBar.clock); // issue 19: notifications, opt-in
     this.bars.bindClocks();
   }
 
