@@ -101,6 +101,9 @@ class GameInfo:
     yet) and ``tutorial_note`` what they teach; ``side_choice``: whether the creator chooses a side (the sides
     differ: who moves first, which shore); ``messages``: the text a player is shown for each of the rules' refusal
     codes (:attr:`RuleError.code`; codes every game shares have the house's text).
+
+    ``pairing``: the time controls (names of ``admiral.service.lobby.TIME_CONTROLS``) the home page offers a
+    quick-pairing button for (issue 19), the most popular ones for this game; empty: no quick pairing.
     """
 
     key: str
@@ -121,6 +124,7 @@ class GameInfo:
     tutorial_note: str = ""
     side_choice: bool = False
     messages: Mapping[str, str] = field(default_factory=dict)
+    pairing: tuple[str, ...] = ()
 
 
 def info_manifest(info: GameInfo) -> dict[str, Any]:
