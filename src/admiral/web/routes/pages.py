@@ -148,8 +148,10 @@ def room_text(info: GameInfo, options: dict[str, Any]) -> str:
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request, service: ServiceDep, browser: BrowserHash, game: str = DEFAULT_GAME) -> HTMLResponse:
     """The home page: this browser's unfinished games (if any), the game picker («Адмирал» | «Морской бой»;
-    ``?game=battleship`` picks one), the «Играть с другом» form (with the chosen game's room options) and «Играть
-    против ИИ» (the chosen game's levels; a note instead for a game without bots yet)."""
+    ``?game=battleship`` picks one), the lobby («Вызовы» with quick pairing, «Сейчас играют»: filled over
+    ``/ws/lobby`` by ``static/js/lobby.js``), the «Играть с другом» form (an invite link or an open challenge,
+    with the chosen game's room options) and «Играть против ИИ» (the chosen game's levels; a note instead for a
+    game without bots yet)."""
     chosen = game if game in GAMES else DEFAULT_GAME
     ctx = {
         "games": [r.info for r in GAMES.values()],
@@ -157,6 +159,7 @@ async def home(request: Request, service: ServiceDep, browser: BrowserHash, game
         "chosen": chosen,
         "form_options": {key: form_options(r.info) for key, r in GAMES.items()},
         "unfinished": await service.unfinished_games(browser),
+        "game_names": {key: _(r.info.name) for key, r in GAMES.items()},  # the lobby's list (issue 19)
     }
     return render(request, "home.html", ctx)
 
