@@ -114,11 +114,14 @@ function renderLive() {
       if (g.rated) li.append(el("span", "tag-rated", t("рейтинговая")));
       li.append(el("span", "who", `${who(g.players.south)} — ${who(g.players.north)}`));
       if (g.clock) {
+        const clocks = el("span", "live-clocks");
         for (const side of ["south", "north"]) {
           const running = g.clock.running === side;
           const left = g.clock[side] - (running ? elapsed : 0);
-          li.append(el("span", `clock${running ? " running" : ""}`, clockText(left)));
+          if (side === "north") clocks.append(" — ");
+          clocks.append(el("span", `live-clock${running ? " running" : ""}`, clockText(left)));
         }
+        li.append(clocks);
       }
       const actions = el("span", "actions");
       const watch = el("a", "btn", t("Смотреть"));

@@ -398,6 +398,7 @@ class LobbyRoom:
                 clock = {**left, "running": g.clock_running}
             games.append({
                 "id": g.id, "url": f"/g/{g.id}", "game": g.game, "time_control": settings.time_control,
+                "base_ms": settings.base_ms, "increment_ms": settings.increment_ms,
                 "rated": settings.rated, "ply": g.ply, "clock": clock,
                 "players": {side: self._player(key, profiles) for side, key in r.holders.items()},
             })  # fmt: skip
