@@ -78,7 +78,8 @@ def test_strangers_meet_through_the_challenge_list_and_a_third_watches(browser, 
         watcher.wait_for_url(re.compile(rf"/g/{game_id}$"))
         watcher.wait_for_selector(".play-board .unit")
         units = watcher.locator(".play-board .unit")
-        assert units.count() == watcher.locator(".play-board .unit.marker").count() == 116  # 2 × 58, every one a closed marker to a spectator
+        # 2 × 58 units, every one a closed marker to a spectator
+        assert units.count() == watcher.locator(".play-board .unit.marker").count() == 116
         assert watcher.get_by_role("button", name="Сдаться").count() == 0
         watcher.screenshot(path=shots / "lobby-04-spectator-phone.png")
         assert page_errors.errors == []
