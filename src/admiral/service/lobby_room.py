@@ -140,6 +140,7 @@ class LobbyRoom:
         self._gone: dict[str, float] = {}
         self._reread_now = False
         self._tasks: list[asyncio.Task] = []
+        self._leaving: set[asyncio.Task] = set()
         self._sub: Any = None
 
     # -- life ---------------------------------------------------------------------------------------------
@@ -192,9 +193,10 @@ class LobbyRoom:
         self.by_key.setdefault(key, set()).add(listener)
         return listener
 
-    async def leave(self, listener: LobbyListener) -> None:
+    def leave(self, listener: LobbyListener) -> None:
         """A lobby socket closed: forgotten; its seek leaves the pool (unless another socket of the same commander
-        here waits too)."""
+        here waits too). Synchronous, so that it is done even while the socket's task is being cancelled: the
+        seek's deletion runs in a task of the room's own."""
         self.listeners.discard(listener)
         mine = self.by_key.get(listener.key)
         if mine is not None:
@@ -202,10 +204,15 @@ class LobbyRoom:
             if not mine:
                 del self.by_key[listener.key]
         if listener.seek is not None and not any(o.seek for o in self.by_key.get(listener.key, ())):
-            try:
-                await self.service.leave_pool(listener.key)
-            except Exception:  # the seek is dropped by the pool's staleness check within SEEK_GONE_MS
-                log.warning("leaving the pool failed", exc_info=True)
+            task = asyncio.get_running_loop().create_task(self._leave_pool(listener.key))
+            self._leaving.add(task)
+            task.add_done_callback(self._leaving.discard)
+
+    async def _leave_pool(self, key: str) -> None:
+        try:
+            await self.service.leave_pool(key)
+        except Exception:  # the seek is dropped by the pool's staleness check within SEEK_GONE_MS
+            log.warning("leaving the pool failed", exc_info=True)
 
     def full_text(self, listener: LobbyListener) -> str:
         """The first message of a socket (and its resend after it fell behind): ``{"type": "lobby", "me", "now",

@@ -85,7 +85,7 @@ async def lobby_socket(ws: WebSocket) -> None:
             await _serve(ws, settings, room, gate, listener, address)
         finally:
             metrics.SOCKETS.dec()
-            await room.leave(listener)
+            room.leave(listener)
     finally:
         gate.release(address)
 
