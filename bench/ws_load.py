@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -414,7 +415,7 @@ async def lobby_load(args: argparse.Namespace, url: str, pids: list[int]) -> Non
                     counts["refused"] += 1
                     return
                 state["open"] += 1
-                if state["open"] == args.lobby:
+                if state["open"] == sample:
                     opened.set()
                 async for raw in ws:
                     counts["messages"] += 1
@@ -447,11 +448,25 @@ async def lobby_load(args: argparse.Namespace, url: str, pids: list[int]) -> Non
         answered.append(time.perf_counter() - t0)
 
     t_open = time.perf_counter()
-    sockets = [asyncio.create_task(observer(i)) for i in range(args.lobby)]
+    # The sampled sockets live in this process; the others in --lobby-workers processes of their own that only
+    # read their messages, so that this process's loop (the creations, the timing) is not starved by them.
+    rest = args.lobby - sample
+    workers, per = [], -(-rest // max(1, args.lobby_workers)) if rest else 0
+    for k in range(args.lobby_workers if rest else 0):
+        count = min(per, rest - k * per)
+        if count <= 0:
+            break
+        workers.append(subprocess.Popen(
+            [sys.executable, __file__, "--url", url, "--lobby-drain", str(count), "--lobby-offset",
+             str(sample + k * per), "--lobby-seconds", str(args.lobby_seconds + 60)],
+            stdout=subprocess.PIPE, text=True,
+        ))  # fmt: skip
+    sockets = [asyncio.create_task(observer(i)) for i in range(sample)]
     while not opened.is_set() and not all(t.done() for t in sockets):
         await asyncio.sleep(0.2)
-    print(f"{state['open']} lobby sockets open in {time.perf_counter() - t_open:.1f} s "
-          f"({counts['refused']} refused)", flush=True)  # fmt: skip
+    await asyncio.sleep(max(0.0, args.lobby / 200))  # the workers' sockets open meanwhile (≈200/s here)
+    print(f"{state['open']} sampled lobby sockets open in {time.perf_counter() - t_open:.1f} s, {rest} more in "
+          f"{len(workers)} worker processes", flush=True)  # fmt: skip
     cpu0 = sum(cpu_s(p) for p in pids)
     transports = [httpx.AsyncHTTPTransport(local_address=f"127.2.{k}.1") for k in range(16)]
     clients = [httpx.AsyncClient(timeout=30, transport=t) for t in transports]
@@ -472,11 +487,22 @@ async def lobby_load(args: argparse.Namespace, url: str, pids: list[int]) -> Non
         t.cancel()
     for c in clients:
         await c.aclose()
+    for w in workers:
+        w.terminate()
+        out, _ = w.communicate(timeout=30)
+        try:
+            got = json.loads(out.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            got = {"messages": 0, "closed": 0, "opened": 0, "refused": 0}
+        counts["messages"] += got["messages"]
+        counts["closed"] += got["closed"]
+        counts["refused"] += got["refused"]
+        state["open"] += got["opened"]
     lat = sorted(at - created[i] for i, ats in arrivals.items() if i in created for at in ats)
     seen = sum(len(arrivals.get(i, ())) for i in created)
     missing = len(created) * sample - seen
     q = (lambda x: lat[min(len(lat) - 1, int(x * len(lat)))] * 1000) if lat else (lambda x: float("nan"))
-    print(f"lobby: {args.lobby} sockets, {len(created)} challenges created in {args.lobby_seconds:g} s "
+    print(f"lobby: {state['open']} of {args.lobby} sockets open ({counts['refused']} refused), {len(created)} challenges created in {args.lobby_seconds:g} s "
           f"({args.challenges_per_s:g}/s asked), {counts['create errors']} refused or failed")  # fmt: skip
     print(f"latency creation (POST sent) → listed on another socket: p50 {q(0.5):.1f} ms, p99 {q(0.99):.1f} ms, "
           f"max {q(1.0):.1f} ms (n={len(lat)}: {sample} sampled sockets × challenges)")  # fmt: skip
@@ -490,6 +516,38 @@ async def lobby_load(args: argparse.Namespace, url: str, pids: list[int]) -> Non
         print(f"server CPU meanwhile: {cpu_used:.1f} s in {elapsed:.1f} s ({cpu_used / elapsed * 100:.0f} % of a core)")
         if len(pids) == 1:
             print(f"server RSS: {rss_kib(pids[0]) / 1024:.0f} MiB")
+
+
+async def drain_sockets(url: str, count: int, offset: int, seconds: float) -> None:
+    """A worker of :func:`lobby_load`: ``count`` lobby sockets (addresses from ``offset`` on) that read every message
+    until SIGTERM or ``seconds``; prints ``{"opened", "refused", "closed", "messages"}`` as JSON."""
+    import signal
+
+    ws_url = url.replace("http", "ws", 1) + "/ws/lobby"
+    counts = {"opened": 0, "refused": 0, "closed": 0, "messages": 0}
+    done = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, done.set)
+
+    async def one(i: int) -> None:
+        cookie = f"{COOKIE}={secrets.token_urlsafe(32)}"
+        try:
+            async with websockets.connect(ws_url, additional_headers={"Cookie": cookie}, max_size=2**24,
+                                          local_addr=(player_address(i), 0), open_timeout=120) as ws:  # fmt: skip
+                first = json.loads(await ws.recv())
+                counts["opened" if first["type"] == "lobby" else "refused"] += 1
+                async for _ in ws:
+                    counts["messages"] += 1
+        except (websockets.ConnectionClosed, OSError, TimeoutError):
+            if not done.is_set():
+                counts["closed"] += 1
+
+    tasks = [asyncio.create_task(one(offset + i)) for i in range(count)]
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(done.wait(), seconds)
+    done.set()
+    for t in tasks:
+        t.cancel()
+    print(json.dumps(counts), flush=True)
 
 
 def main() -> None:
@@ -525,7 +583,13 @@ def main() -> None:
     ap.add_argument("--challenges-per-s", type=float, default=100.0, help="open challenges made a second (--lobby)")
     ap.add_argument("--lobby-seconds", type=float, default=20.0, help="how long challenges are made (--lobby)")
     ap.add_argument("--lobby-sample", type=int, default=50, help="sockets whose arrival times are kept (--lobby)")
+    ap.add_argument("--lobby-workers", type=int, default=3, help="processes holding the other sockets (--lobby)")
+    ap.add_argument("--lobby-drain", type=int, default=0, help=argparse.SUPPRESS)  # a worker of --lobby
+    ap.add_argument("--lobby-offset", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.lobby_drain:
+        asyncio.run(drain_sockets(args.url.rstrip("/"), args.lobby_drain, args.lobby_offset, args.lobby_seconds))
+        return
     if args.url:
         if args.lobby:
             asyncio.run(lobby_load(args, args.url.rstrip("/"), []))
