@@ -502,7 +502,8 @@ async def lobby_load(args: argparse.Namespace, url: str, pids: list[int]) -> Non
     seen = sum(len(arrivals.get(i, ())) for i in created)
     missing = len(created) * sample - seen
     q = (lambda x: lat[min(len(lat) - 1, int(x * len(lat)))] * 1000) if lat else (lambda x: float("nan"))
-    print(f"lobby: {state['open']} of {args.lobby} sockets open ({counts['refused']} refused), {len(created)} challenges created in {args.lobby_seconds:g} s "
+    print(f"lobby: {state['open']} of {args.lobby} sockets open ({counts['refused']} refused), {len(created)} "
+          f"challenges created in {args.lobby_seconds:g} s "
           f"({args.challenges_per_s:g}/s asked), {counts['create errors']} refused or failed")  # fmt: skip
     print(f"latency creation (POST sent) → listed on another socket: p50 {q(0.5):.1f} ms, p99 {q(0.99):.1f} ms, "
           f"max {q(1.0):.1f} ms (n={len(lat)}: {sample} sampled sockets × challenges)")  # fmt: skip
