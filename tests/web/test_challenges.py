@@ -347,3 +347,21 @@ def test_lobby_socket_budgets(client, browsers, settings) -> None:
         with lobby(a) as extra:
             assert extra.receive_json()["code"] == "too_many_tabs"
             assert close_code(extra) == 1008
+
+
+def test_a_lost_bus_event_is_made_good_by_the_re_read(client, browsers, settings) -> None:
+    """Pub/sub may drop messages: the instance's copy is re-read from the database (every 30 s, at start, after a
+    Redis reconnect), and the differences go to the sockets as ordinary deltas."""
+    a, b = browsers(), browsers()
+    room = client.app.state.lobby
+    kept, gone = challenge(a), challenge(a)
+    with lobby(b) as wb:
+        assert {e["id"] for e in first(wb)["challenges"]} == {kept, gone}
+        db = RawDb(settings.database_url)
+        with db:  # as if another instance's events were lost: one aborted, one listed behind the copy's back
+            db.execute("UPDATE games SET status = 'aborted' WHERE id = ?", (gone,))
+        db.close()
+        room.challenges.pop(kept)
+        client.portal.call(room.reread)
+        msg = until(wb, lambda m: m["type"] == "challenges")
+        assert [e["id"] for e in msg["add"]] == [kept] and msg["remove"] == [gone]

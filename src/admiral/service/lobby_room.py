@@ -60,8 +60,9 @@ LIVE_S = 5.0
 LIVE_LIMIT = 20
 #: Seconds between quick-pairing passes while a socket of this instance is in the pool (windows widen with time).
 PAIR_S = 1.0
-#: Most open challenges an instance lists (the oldest first).
-LIST_LIMIT = 500
+#: Most open challenges a re-read takes (the oldest first); beyond it, a re-read only adds (3 per commander,
+#: creators seen within 20 s: a list this long means thousands of commanders waiting).
+LIST_LIMIT = 5000
 #: Seconds an id removed from the list is remembered, so that a late ``add`` of it is not believed.
 GONE_S = 60.0
 
@@ -332,8 +333,9 @@ class LobbyRoom:
         ]
         for entry, creator in await self._entries(fresh):
             self._add(entry, creator, trust=True)
-        for game_id in [i for i in self.challenges if i not in known]:
-            self._remove(game_id)
+        if len(rows) < LIST_LIMIT:  # the whole list was read: what it lacks is gone
+            for game_id in [i for i in self.challenges if i not in known]:
+                self._remove(game_id)
 
     def _add(self, entry: dict[str, Any], creator: str, *, trust: bool = False) -> None:
         game_id = entry["id"]
