@@ -202,18 +202,20 @@ def test_rated_challenges_are_for_registered_commanders(client, browsers, settin
 def test_a_challenge_whose_creator_left_is_aborted(client, browsers, settings) -> None:
     """The creator «leaves» when no socket of theirs was seen for 20 s: the sweep aborts the challenge and every
     list drops it; a creator with the lobby open keeps theirs."""
-    a, b, c = browsers(), browsers(), browsers()
-    gone, kept = challenge(a), challenge(c)
+    a, b, c, d = browsers(), browsers(), browsers(), browsers()
+    gone, kept, on_page = challenge(a), challenge(c), challenge(d)
     db = RawDb(settings.database_url)
     with db:
-        db.execute("UPDATE games SET creator_seen_at = 1000 WHERE id IN (?, ?)", (gone, kept))
+        db.execute("UPDATE games SET creator_seen_at = 1000 WHERE id IN (?, ?, ?)", (gone, kept, on_page))
     db.close()
     room = client.app.state.lobby
-    with lobby(b) as wb, lobby(c) as wc:
-        first(wb), first(wc)
+    # c waits on the home page (a lobby socket), d on the challenge's own game page (its game socket)
+    with lobby(b) as wb, lobby(c) as wc, d.ws(on_page) as wd:
+        first(wb), first(wc), snapshot(wd)
         client.portal.call(room.heartbeat)
         removed(wb, gone)
-    assert status_of(settings, gone) == "aborted" and status_of(settings, kept) == "waiting"
+    assert status_of(settings, gone) == "aborted"
+    assert status_of(settings, kept) == status_of(settings, on_page) == "waiting"
 
 
 def test_challenge_flood_from_one_address_is_rate_limited(db_url: str) -> None:
