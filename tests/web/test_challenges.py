@@ -365,5 +365,5 @@ def test_a_lost_bus_event_is_made_good_by_the_re_read(client, browsers, settings
         db.close()
         room.challenges.pop(kept)
         client.portal.call(room.reread)
-        msg = until(wb, lambda m: m["type"] == "challenges")
+        msg = until(wb, lambda m: m["type"] == "challenges" and m["remove"])
         assert [e["id"] for e in msg["add"]] == [kept] and msg["remove"] == [gone]
