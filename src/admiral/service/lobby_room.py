@@ -7,8 +7,9 @@ atomic claim of its seat (:meth:`GameService.accept_challenge`); the pool is the
 database round trip: it follows the ``lobby`` channel of the bus (``add``/``remove``, ``accepted``, ``paired``) and
 is re-read whole from the database every :data:`REREAD_S` seconds and at start (pub/sub may drop messages).
 
-Deltas are coalesced: changes are gathered and sent to every lobby socket at most every :data:`FLUSH_S` seconds as
-one message, serialised once for all of them. A socket that falls :attr:`LobbyListener.QUEUE` messages behind
+Deltas are coalesced: changes are gathered and sent to every lobby socket at most every :data:`FLUSH_S` seconds
+(less often with thousands of sockets: :meth:`LobbyRoom.flush_period`) as one message, serialised once for all of
+them. A socket that falls :attr:`LobbyListener.QUEUE` messages behind
 gets the whole list again instead of the backlog.
 
 Liveness: every :data:`HEARTBEAT_S` seconds each instance renews ``games.creator_seen_at`` of the challenges whose
@@ -46,8 +47,12 @@ T = TypeVar("T")
 
 #: The bus channel of the lobby's events.
 CHANNEL = "lobby"
-#: Seconds between two flushes of the coalesced deltas to the sockets.
+#: Seconds between two flushes of the coalesced deltas to the sockets, at least.
 FLUSH_S = 0.1
+#: Delta messages a second an instance sends to its lobby sockets at most, all together: with more sockets than
+#: ``SEND_BUDGET * FLUSH_S`` the flushes space out (2,000 sockets: every 0.4 s). A send costs the server ~80 µs of
+#: CPU (bench/results/lobby_load.txt): 2,000 sockets every 100 ms would take 1.7 cores for deltas alone.
+SEND_BUDGET = 5000
 #: Seconds between liveness heartbeats (creators seen, seeks renewed, abandoned challenges aborted).
 HEARTBEAT_S = 5.0
 #: A challenge whose creator no instance has seen for this long is aborted, ms.
@@ -375,6 +380,11 @@ class LobbyRoom:
             except Exception:
                 log.exception("lobby event failed: %r", msg)
 
+    def flush_period(self) -> float:
+        """Seconds between flushes now: :data:`FLUSH_S`, longer when the sockets would take more than
+        :data:`SEND_BUDGET` messages a second."""
+        return max(FLUSH_S, len(self.listeners) / SEND_BUDGET)
+
     def flush(self) -> None:
         """Send the gathered deltas, ``{"type": "challenges", "add": [entries], "remove": [ids]}``, to every socket
         (serialised once)."""
@@ -478,10 +488,13 @@ class LobbyRoom:
             ("pair", PAIR_S, self.pair), ("heartbeat", HEARTBEAT_S, self.heartbeat),
             ("live", LIVE_S, self.refresh_live), ("reread", REREAD_S, self.reread),
         ]  # fmt: skip
+        flushed = 0.0
         while True:
             await asyncio.sleep(FLUSH_S)
-            self.flush()
             now = time.monotonic()
+            if now - flushed >= self.flush_period():
+                flushed = now
+                self.flush()
             for name, period, step in steps:
                 due = now - last[name] >= period
                 if name == "pair":
