@@ -367,3 +367,43 @@ def test_a_lost_bus_event_is_made_good_by_the_re_read(client, browsers, settings
         client.portal.call(room.reread)
         msg = until(wb, lambda m: m["type"] == "challenges" and m["remove"])
         assert [e["id"] for e in msg["add"]] == [kept] and msg["remove"] == [gone]
+
+
+def test_rated_pairing_waits_for_close_ratings_then_widens(client, browsers, settings) -> None:
+    """Quick pairing's window (docs/protocol.md "Quick pairing"): two registered commanders 300 apart are not paired
+    at once (±100), and are once both have waited 30 s (any rating); the game is rated. Ratings come through the
+    adapter over ``AccountStore.ratings_for`` (here a stand-in for the rating engineer's method)."""
+    from types import SimpleNamespace
+
+    nemo = registered(client, "Немо", "nemo@example.org")
+    flint = registered(client, "Флинт", "flint@example.org")
+    room = client.app.state.lobby
+    by_name = {"Немо": 1500.0, "Флинт": 1800.0}
+
+    def ratings_for(wanted, game):
+        rows = room.accounts.by_keys(wanted)
+        return {k: SimpleNamespace(rating=by_name[r.nickname], rd=60.0, volatility=0.06, games=30)
+                for k, r in rows.items()}  # fmt: skip
+
+    room.accounts.ratings_for = ratings_for
+    try:
+        with lobby(nemo) as wn, lobby(flint) as wf:
+            first(wn), first(wf)
+            for ws in (wn, wf):
+                ws.send_json({"type": "pair", "game": "admiral", "time_control": "10+5", "rated": True})
+                until(ws, lambda m: m["type"] == "seeking" and m["seek"])
+            db = RawDb(settings.database_url)
+            rows = {r["rating"]: r for r in db.execute("SELECT key, rating, rated FROM lobby_seeks")}
+            assert set(rows) == {1500, 1800} and all(r["rated"] for r in rows.values())
+            client.portal.call(room.pair)
+            assert len(db.execute("SELECT key FROM lobby_seeks").fetchall()) == 2  # 300 apart: not yet
+            with db:
+                db.execute("UPDATE lobby_seeks SET joined_at = joined_at - 30000")
+            db.close()
+            client.portal.call(room.pair)
+            url = until(wn, lambda m: m["type"] == "paired")["url"]
+            assert until(wf, lambda m: m["type"] == "paired")["url"] == url
+        g = client.portal.call(client.app.state.service.current, url.removeprefix("/g/"))
+        assert g.settings.rated is True and g.settings.time_control == "10+5"
+    finally:
+        del room.accounts.ratings_for
