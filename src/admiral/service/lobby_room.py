@@ -280,11 +280,15 @@ class LobbyRoom:
 
     async def announce(self, game_id: str) -> None:
         """Tell every instance's sockets of the new open challenge ``game_id`` (just made here: its live game is
-        cached)."""
+        cached). Never raises: a failed announcement is made good by the re-reads."""
         g = self.service.games.get(game_id)
         if g is None:
             return
-        entries = await self._entries([(g.id, g.settings, self.service.now.wall_ms(), g.creator_hash)])
+        try:
+            entries = await self._entries([(g.id, g.settings, self.service.now.wall_ms(), g.creator_hash)])
+        except Exception:  # the challenge exists: every instance's next re-read (REREAD_S) lists it
+            log.warning("announcing challenge %s failed", game_id, exc_info=True)
+            return
         if entries:
             entry, creator = entries[0]
             await self.bus.publish(CHANNEL, {"type": "add", "entry": entry, "creator": creator})
