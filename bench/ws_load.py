@@ -17,6 +17,14 @@ the update arrives (``--think-ms 0``: the server's saturation) or after a human-
     .venv/bin/python bench/ws_load.py --instances 2 --database-url postgresql+psycopg://postgres@127.0.0.1/postgres \
         --redis-url redis://127.0.0.1:6379/0 --games 500 --plies 30 --think-ms 3000
 
+With ``--lobby N`` it measures the lobby instead (issue 19): N lobby sockets (``/ws/lobby``, each its own browser
+and address) and ``--challenges-per-s`` new open challenges a second for ``--lobby-seconds`` (each by a guest of its
+own, ``POST /games`` with ``listing=open``), and prints the latency from a challenge's creation (its ``POST`` sent)
+to its appearance on the lists of ``--lobby-sample`` of the sockets (p50/p99), the challenges a sampled list never
+showed, refused requests and closed sockets:
+
+    ulimit -n 16384; .venv/bin/python bench/ws_load.py --lobby 2000 --challenges-per-s 100
+
 With ``--instances 2`` (PostgreSQL and Redis required) it starts two servers sharing a fresh database and Redis,
 and seats each game's South on one instance and North on the other: every action crosses instances.
 
@@ -27,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -384,6 +393,164 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
               f"→ {per_game:.0f} KiB per open game")  # fmt: skip
 
 
+async def lobby_load(args: argparse.Namespace, url: str, pids: list[int]) -> None:
+    """The lobby load of ``--lobby`` (see the module docstring)."""
+    ws_url = url.replace("http", "ws", 1) + "/ws/lobby"
+    sample = min(args.lobby, args.lobby_sample)
+    arrivals: dict[str, list[float]] = {}  # challenge id → when each sampled socket first listed it
+    created: dict[str, float] = {}  # challenge id → when its POST was sent
+    answered: list[float] = []  # each creation's POST round trip, s
+    counts = {"messages": 0, "closed": 0, "refused": 0, "create errors": 0, "resends": 0}
+    opened = asyncio.Event()
+    state = {"open": 0}
+    stop = asyncio.Event()
+
+    async def observer(i: int) -> None:
+        cookie = f"{COOKIE}={secrets.token_urlsafe(32)}"
+        try:
+            async with websockets.connect(ws_url, additional_headers={"Cookie": cookie}, max_size=2**24,
+                                          local_addr=(player_address(i), 0), open_timeout=120) as ws:  # fmt: skip
+                first = json.loads(await ws.recv())
+                if first["type"] != "lobby":
+                    counts["refused"] += 1
+                    return
+                state["open"] += 1
+                if state["open"] == sample:
+                    opened.set()
+                async for raw in ws:
+                    counts["messages"] += 1
+                    if i >= sample:
+                        continue  # every socket reads all its messages; the sampled ones also time them
+                    now = time.perf_counter()
+                    msg = json.loads(raw)
+                    if msg["type"] == "challenges":
+                        for e in msg["add"]:
+                            arrivals.setdefault(e["id"], []).append(now)
+                    elif msg["type"] == "lobby":
+                        counts["resends"] += 1
+        except (websockets.ConnectionClosed, OSError, TimeoutError):
+            if not stop.is_set():
+                counts["closed"] += 1
+
+    async def creator(n: int, http: httpx.AsyncClient) -> None:
+        token = secrets.token_urlsafe(32)
+        body = {"listing": "open", "time_control": ("5+3", "10+5", "15+10")[n % 3], "game": "admiral"}
+        t0 = time.perf_counter()
+        try:
+            r = await request(http, f"{url}/games", json=body, headers={"cookie": f"{COOKIE}={token}"})
+        except httpx.HTTPError:
+            counts["create errors"] += 1
+            return
+        if r.status_code != 201:
+            counts["create errors"] += 1
+            return
+        created[r.json()["game_id"]] = t0
+        answered.append(time.perf_counter() - t0)
+
+    t_open = time.perf_counter()
+    # The sampled sockets live in this process; the others in --lobby-workers processes of their own that only
+    # read their messages, so that this process's loop (the creations, the timing) is not starved by them.
+    rest = args.lobby - sample
+    workers, per = [], -(-rest // max(1, args.lobby_workers)) if rest else 0
+    for k in range(args.lobby_workers if rest else 0):
+        count = min(per, rest - k * per)
+        if count <= 0:
+            break
+        workers.append(subprocess.Popen(
+            [sys.executable, __file__, "--url", url, "--lobby-drain", str(count), "--lobby-offset",
+             str(sample + k * per), "--lobby-seconds", str(args.lobby_seconds + 60)],
+            stdout=subprocess.PIPE, text=True,
+        ))  # fmt: skip
+    sockets = [asyncio.create_task(observer(i)) for i in range(sample)]
+    while not opened.is_set() and not all(t.done() for t in sockets):
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(max(0.0, args.lobby / 200))  # the workers' sockets open meanwhile (≈200/s here)
+    print(f"{state['open']} sampled lobby sockets open in {time.perf_counter() - t_open:.1f} s, {rest} more in "
+          f"{len(workers)} worker processes", flush=True)  # fmt: skip
+    cpu0 = sum(cpu_s(p) for p in pids)
+    transports = [httpx.AsyncHTTPTransport(local_address=f"127.2.{k}.1") for k in range(16)]
+    clients = [httpx.AsyncClient(timeout=30, transport=t) for t in transports]
+    posts = []
+    t_start = time.perf_counter()
+    total = int(args.challenges_per_s * args.lobby_seconds)
+    for n in range(total):
+        delay = t_start + n / args.challenges_per_s - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        posts.append(asyncio.create_task(creator(n, clients[n % len(clients)])))
+    await asyncio.gather(*posts)
+    await asyncio.sleep(3.0)  # the last deltas arrive
+    elapsed = time.perf_counter() - t_start
+    cpu_used = sum(cpu_s(p) for p in pids) - cpu0
+    stop.set()
+    for t in sockets:
+        t.cancel()
+    for c in clients:
+        await c.aclose()
+    for w in workers:
+        w.terminate()
+        out, _ = w.communicate(timeout=30)
+        try:
+            got = json.loads(out.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            got = {"messages": 0, "closed": 0, "opened": 0, "refused": 0}
+        counts["messages"] += got["messages"]
+        counts["closed"] += got["closed"]
+        counts["refused"] += got["refused"]
+        state["open"] += got["opened"]
+    lat = sorted(at - created[i] for i, ats in arrivals.items() if i in created for at in ats)
+    seen = sum(len(arrivals.get(i, ())) for i in created)
+    missing = len(created) * sample - seen
+    q = (lambda x: lat[min(len(lat) - 1, int(x * len(lat)))] * 1000) if lat else (lambda x: float("nan"))
+    print(f"lobby: {state['open']} of {args.lobby} sockets open ({counts['refused']} refused), {len(created)} "
+          f"challenges created in {args.lobby_seconds:g} s "
+          f"({args.challenges_per_s:g}/s asked), {counts['create errors']} refused or failed")  # fmt: skip
+    print(f"latency creation (POST sent) → listed on another socket: p50 {q(0.5):.1f} ms, p99 {q(0.99):.1f} ms, "
+          f"max {q(1.0):.1f} ms (n={len(lat)}: {sample} sampled sockets × challenges)")  # fmt: skip
+    posts_s = sorted(answered)
+    if posts_s:
+        print(f"  of which the POST's own round trip: p50 {posts_s[len(posts_s) // 2] * 1000:.1f} ms, "
+              f"p99 {posts_s[min(len(posts_s) - 1, int(0.99 * len(posts_s)))] * 1000:.1f} ms")  # fmt: skip
+    print(f"never listed on a sampled socket: {missing}; whole-list resends: {counts['resends']}; sockets closed: "
+          f"{counts['closed']}; messages received by all sockets: {counts['messages']:,}")  # fmt: skip
+    if pids:
+        print(f"server CPU meanwhile: {cpu_used:.1f} s in {elapsed:.1f} s ({cpu_used / elapsed * 100:.0f} % of a core)")
+        if len(pids) == 1:
+            print(f"server RSS: {rss_kib(pids[0]) / 1024:.0f} MiB")
+
+
+async def drain_sockets(url: str, count: int, offset: int, seconds: float) -> None:
+    """A worker of :func:`lobby_load`: ``count`` lobby sockets (addresses from ``offset`` on) that read every message
+    until SIGTERM or ``seconds``; prints ``{"opened", "refused", "closed", "messages"}`` as JSON."""
+    import signal
+
+    ws_url = url.replace("http", "ws", 1) + "/ws/lobby"
+    counts = {"opened": 0, "refused": 0, "closed": 0, "messages": 0}
+    done = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, done.set)
+
+    async def one(i: int) -> None:
+        cookie = f"{COOKIE}={secrets.token_urlsafe(32)}"
+        try:
+            async with websockets.connect(ws_url, additional_headers={"Cookie": cookie}, max_size=2**24,
+                                          local_addr=(player_address(i), 0), open_timeout=120) as ws:  # fmt: skip
+                first = json.loads(await ws.recv())
+                counts["opened" if first["type"] == "lobby" else "refused"] += 1
+                async for _ in ws:
+                    counts["messages"] += 1
+        except (websockets.ConnectionClosed, OSError, TimeoutError):
+            if not done.is_set():
+                counts["closed"] += 1
+
+    tasks = [asyncio.create_task(one(offset + i)) for i in range(count)]
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(done.wait(), seconds)
+    done.set()
+    for t in tasks:
+        t.cancel()
+    print(json.dumps(counts), flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--url", help="target a running server instead of starting one")
@@ -413,8 +580,21 @@ def main() -> None:
         help="during play, this many games against the AI run at once, answered at once (issue 16)",
     )
     ap.add_argument("--bot-level", type=int, default=5)
+    ap.add_argument("--lobby", type=int, default=0, help="measure the lobby instead: this many lobby sockets")
+    ap.add_argument("--challenges-per-s", type=float, default=100.0, help="open challenges made a second (--lobby)")
+    ap.add_argument("--lobby-seconds", type=float, default=20.0, help="how long challenges are made (--lobby)")
+    ap.add_argument("--lobby-sample", type=int, default=50, help="sockets whose arrival times are kept (--lobby)")
+    ap.add_argument("--lobby-workers", type=int, default=3, help="processes holding the other sockets (--lobby)")
+    ap.add_argument("--lobby-drain", type=int, default=0, help=argparse.SUPPRESS)  # a worker of --lobby
+    ap.add_argument("--lobby-offset", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.lobby_drain:
+        asyncio.run(drain_sockets(args.url.rstrip("/"), args.lobby_drain, args.lobby_offset, args.lobby_seconds))
+        return
     if args.url:
+        if args.lobby:
+            asyncio.run(lobby_load(args, args.url.rstrip("/"), []))
+            return
         asyncio.run(run(args, [u.rstrip("/") for u in args.url.split(",")], []))
         return
     with tempfile.TemporaryDirectory(prefix="admiral-bench-") as tmp:
@@ -441,9 +621,14 @@ def main() -> None:
                 with admin.connect() as conn:
                     conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
+        if args.lobby:  # every socket and creator is a browser and address of its own: the app's per-address caps
+            extra.update({"RATE_SOCKETS": "100000/minute", "RATE_CHALLENGES": "100000/minute"})  # stay as they are
         servers = [start_server(Path(tmp), extra, f"server{i}") for i in range(max(1, args.instances))]
         try:
-            asyncio.run(run(args, [u for _, u in servers], [p.pid for p, _ in servers]))
+            if args.lobby:
+                asyncio.run(lobby_load(args, servers[0][1], [p.pid for p, _ in servers]))
+            else:
+                asyncio.run(run(args, [u for _, u in servers], [p.pid for p, _ in servers]))
         finally:
             for proc, _ in servers:
                 proc.terminate()

@@ -104,6 +104,9 @@ class GameInfo:
     code :meth:`Ruleset.result` may give (``games.result_reason``) → a short neutral phrase for lists such as the
     history of finished games (PROGRESSION.md §4: «сдача», «время вышло»; it names no side, the list shows whose
     result it is); a code missing here is shown as it is.
+
+    ``pairing``: the time controls (names of ``admiral.service.lobby.TIME_CONTROLS``) the home page offers a
+    quick-pairing button for (issue 19), the most popular ones for this game; empty: no quick pairing.
     """
 
     key: str
@@ -125,6 +128,7 @@ class GameInfo:
     side_choice: bool = False
     messages: Mapping[str, str] = field(default_factory=dict)
     end_reasons: Mapping[str, str] = field(default_factory=dict)
+    pairing: tuple[str, ...] = ()
 
 
 def info_manifest(info: GameInfo) -> dict[str, Any]:

@@ -28,14 +28,14 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from admiral.games import DEFAULT_GAME, GAMES, RuleError, Ruleset
+from admiral.games import DEFAULT_GAME, GAMES, GameInfo, RuleError, Ruleset
 from admiral.i18n import _
 
 from .errors import ServiceError
 
 __all__ = [
     "AI_LEVELS", "DAYS_PER_MOVE", "DAY_MS", "TIME_CONTROLS", "GameSettings", "checked_options", "hash_token",
-    "new_browser_token", "new_game_id", "new_invite_code",
+    "new_browser_token", "new_game_id", "new_invite_code", "room_labels",
 ]  # fmt: skip
 
 #: Named time controls: base minutes, increment seconds (rules §13).
@@ -68,6 +68,21 @@ def new_game_id() -> str:
 def new_invite_code() -> str:
     """An invite code: 22 URL-safe characters (128 random bits)."""
     return secrets.token_urlsafe(16)
+
+
+def room_labels(info: GameInfo, options: Mapping[str, Any]) -> list[str]:
+    """The room options of a game as the Russian labels (message ids, untranslated: a page's ``_()`` or the
+    browser's ``t()`` translates them) of what was chosen: each non-``bool`` option's chosen label, and the label
+    of each ``bool`` option not at its default where it applies; ``[]`` without options."""
+    parts = []
+    for o in info.options:
+        value = options.get(o.name, o.default)
+        if isinstance(o.default, bool):
+            if value != o.default and all(options.get(k, None) in v for k, v in o.applies.items()):
+                parts.append(o.label)
+        else:
+            parts.append(next((label for v, label in o.choices if v == value), str(value)))
+    return parts
 
 
 def checked_options(

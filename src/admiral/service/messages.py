@@ -19,7 +19,7 @@ from admiral.i18n import _
 
 from .errors import ServiceError
 
-__all__ = ["ClientMessage", "parse_client_message"]
+__all__ = ["ClientMessage", "LobbyMessage", "parse_client_message", "parse_lobby_message"]
 
 Setup = Annotated[dict[Annotated[str, Field(max_length=8)], Annotated[str, Field(max_length=8)]], Field(max_length=80)]
 
@@ -113,6 +113,67 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         raise ServiceError("unknown_type", _("Неизвестный тип сообщения."), {"type": named})
     try:
         return _ADAPTER.validate_python(data)
+    except ValidationError as e:
+        fields = [".".join(str(p) for p in err["loc"][1:]) or "type" for err in e.errors()[:5]]
+        raise ServiceError("bad_message", _("Сообщение неверной формы."), {"fields": fields}) from None
+
+
+# -- the lobby socket (issue 19, docs/protocol.md "Lobby") ------------------------------------------------------
+
+
+class LobbyChallengeMsg(_Msg):
+    """``accept`` / ``cancel``: accept someone's open challenge ``id``, or withdraw one's own."""
+
+    type: Literal["accept", "cancel"]
+    id: Annotated[str, Field(min_length=1, max_length=16)]
+
+
+class LobbyPairMsg(_Msg):
+    """``pair``: join the quick-pairing pool for ``game`` at ``time_control`` (one the game declares in
+    ``GameInfo.pairing``), ``rated`` or casual."""
+
+    type: Literal["pair"]
+    game: Annotated[str, Field(min_length=1, max_length=32)]
+    time_control: Annotated[str, Field(min_length=1, max_length=16)]
+    rated: Annotated[bool, Field(strict=True)] = False
+
+
+class LobbySimpleMsg(_Msg):
+    """``unpair`` (leave the pool) and ``ping``."""
+
+    type: Literal["unpair", "ping"]
+
+
+LobbyMessage = Annotated[LobbyChallengeMsg | LobbyPairMsg | LobbySimpleMsg, Field(discriminator="type")]
+_LOBBY_ADAPTER: TypeAdapter[LobbyMessage] = TypeAdapter(LobbyMessage)
+_LOBBY_TYPES = {"accept", "cancel", "pair", "unpair", "ping"}
+
+
+def parse_lobby_message(text: str | bytes) -> LobbyMessage:
+    """Parse and validate one message of the lobby socket.
+
+    >>> parse_lobby_message('{"type": "accept", "id": "abc"}')
+    LobbyChallengeMsg(type='accept', id='abc')
+    >>> parse_lobby_message('{"type": "pair", "game": "admiral", "time_control": "5+3", "rated": "yes"}')
+    Traceback (most recent call last):
+    ...
+    admiral.service.errors.ServiceError: Сообщение неверной формы.
+
+    :raises ServiceError: ``bad_json``, ``unknown_type``, ``bad_message`` (``detail.fields``), as
+        :func:`parse_client_message`."""
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError, RecursionError):
+        raise ServiceError("bad_json", _("Сообщение не является корректным JSON.")) from None
+    if not isinstance(data, dict):
+        raise ServiceError("bad_message", _("Сообщение должно быть объектом JSON с полем «type»."))
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _LOBBY_TYPES:
+        raise ServiceError(
+            "unknown_type", _("Неизвестный тип сообщения."), {"type": None if kind is None else str(kind)[:40]}
+        )
+    try:
+        return _LOBBY_ADAPTER.validate_python(data)
     except ValidationError as e:
         fields = [".".join(str(p) for p in err["loc"][1:]) or "type" for err in e.errors()[:5]]
         raise ServiceError("bad_message", _("Сообщение неверной формы."), {"fields": fields}) from None

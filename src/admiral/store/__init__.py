@@ -5,11 +5,12 @@ Schema changes go through Alembic only (``migrations/`` beside ``pyproject.toml`
 
 from .accounts import AccountStore, Folded, Leader, Taken
 from .db import make_engine, upgrade_database
+from .lobby import LiveRow, LobbyStore
 from .models import Base, GameActionRow, GameRow, GameSeatRow, SavedSetupRow
 from .repo import Store
 from .tutorial import TutorialStore
 
 __all__ = [
-    "AccountStore", "Base", "Folded", "GameActionRow", "GameRow", "GameSeatRow", "Leader", "SavedSetupRow", "Store",
-    "Taken", "TutorialStore", "make_engine", "upgrade_database",
+    "AccountStore", "Base", "Folded", "GameActionRow", "GameRow", "GameSeatRow", "Leader", "LiveRow", "LobbyStore",
+    "SavedSetupRow", "Store", "Taken", "TutorialStore", "make_engine", "upgrade_database",
 ]  # fmt: skip

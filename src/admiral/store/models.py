@@ -27,7 +27,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
     "Base", "CommanderGameRow", "CommanderRow", "FeedbackRow", "GameActionRow", "GameResultRow", "GameRow",
-    "GameSeatRow", "MarkerNoteRow", "PasswordResetRow", "SavedSetupRow", "SessionRow", "TutorialProgressRow", "utcnow",
+    "GameSeatRow", "LobbySeekRow", "MarkerNoteRow", "PasswordResetRow", "SavedSetupRow", "SessionRow",
+    "TutorialProgressRow", "utcnow",
 ]  # fmt: skip
 __all__ += ["NotifyPrefRow", "TurnMailRow"]  # issue 19: turn notifications by e-mail
 
@@ -86,6 +87,30 @@ class GameRow(Base):
     #: Bumped by every write of the game or its seats (not by clock checkpoints): instances sharing the
     #: database compare it with the revision they cached.
     revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: An open challenge («Вызовы», issue 19): a waiting game listed in the lobby, which anyone may accept (its free
+    #: seat is claimed); ``False`` for a game with a friend by invite link.
+    listed: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0", index=True)
+    #: Epoch ms an instance last saw a socket of a listed game's creator (the lobby's or the game page's): the
+    #: lobby's sweep aborts a listed game whose creator has not been seen for ``LobbyRoom.CREATOR_GONE_MS``.
+    creator_seen_at: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class LobbySeekRow(Base):
+    """A commander waiting in the quick-pairing pool (issue 19; docs/protocol.md "Lobby"): one per identity ``key``
+    (a new seek replaces the old), for ``game``, ``time_control`` (a :data:`~admiral.service.lobby.TIME_CONTROLS`
+    name) and ``rated``; ``rating`` as it was when they joined (1500 for a guest); ``joined_at`` (epoch ms) widens
+    their rating window; ``seen_at`` (epoch ms) is renewed while a lobby socket of theirs is open on some instance,
+    and a seek not seen for 20 s is dropped."""
+
+    __tablename__ = "lobby_seeks"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    time_control: Mapped[str] = mapped_column(String(16))
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    rating: Mapped[int] = mapped_column(Integer, default=1500)
+    joined_at: Mapped[int] = mapped_column(BigInteger)
+    seen_at: Mapped[int] = mapped_column(BigInteger)
 
 
 #: «Мои партии» (issue 19, :mod:`.history`): finished games newest first. PostgreSQL walks it for a commander with

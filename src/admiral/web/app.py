@@ -21,6 +21,7 @@ from admiral.i18n import N_, _
 from admiral.service import GameService, ServiceOptions, new_browser_token
 from admiral.service.accounts import AccountService
 from admiral.service.history import HistoryService
+from admiral.service.lobby_room import LobbyRoom
 from admiral.service.mail import MailConfig, Mailer
 from admiral.service.progress import ProgressService
 from admiral.service.turnmail import TurnMail
@@ -43,7 +44,7 @@ from .deps import (
     rate_key,
     valid_token,
 )
-from .routes import accounts, api, history, install, notify, ops, pages, tutorial, ws
+from .routes import accounts, api, history, install, lobby, notify, ops, pages, tutorial, ws
 from .routes import i18n as i18n_routes
 from .routes.ws import SocketGate
 
@@ -132,6 +133,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             NotifyStore(engine), Mailer(mail), settings.public_url, settings.secret_key
         )
         await service.start()
+        app.state.lobby = LobbyRoom(service, settings.secret_key)  # the lobby's copy and ticks (issue 19)
+        await app.state.lobby.start()
         # What is loaded by now (modules, the ORM, catalogs, the games resumed) lives as long as the process:
         # out of the collector's sight, a full collection has that much less to scan (issue 16: full
         # collections of 200-320 ms every ~10 s under 500 games were the latency's tail).
@@ -142,6 +145,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             try:  # bounded: a stuck network call must not hold the process (or a test) forever
+                await asyncio.wait_for(app.state.lobby.stop(), 5)
+            except TimeoutError:
+                log.error("lobby stop timed out")
+            try:
                 await asyncio.wait_for(service.stop(), 15)
             except TimeoutError:
                 log.error("service stop timed out")
@@ -168,7 +175,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "login_account": settings.rate_login_account, "register": settings.rate_register,
             "recover": settings.rate_recover, "recover_account_address": settings.rate_recover_account_address,
             "recover_account": settings.rate_recover_account, "feedback": settings.rate_feedback,
-            "games": settings.rate_games, "tutorial": settings.rate_tutorial, "sockets": settings.rate_sockets,
+            "games": settings.rate_games, "challenges": settings.rate_challenges, "tutorial": settings.rate_tutorial,
+            "sockets": settings.rate_sockets,
             "pages": settings.rate_pages,
         },
     )  # fmt: skip
@@ -278,6 +286,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(tutorial.router)
     app.include_router(ws.router)
+    app.include_router(lobby.router)
     app.include_router(i18n_routes.router)
     app.include_router(install.router)  # issue 19: the manifest, the service worker, the offline page
     app.include_router(notify.router)  # issue 19: «ваш ход» mails: the profile's switch, the unsubscribe link

@@ -78,6 +78,11 @@ class Settings(BaseSettings):
     ws_max_per_address: int = 32
     #: Most open WebSocket connections of one seat of a game on one instance: its tabs (more: refused, 1008).
     ws_max_per_seat: int = 8
+    #: The lobby socket (issue 19): most open lobby sockets of one browser on one instance (its tabs), most messages
+    #: in any one second on one (more: close 1008), largest frame in bytes (larger: close 1009).
+    lobby_max_per_browser: int = 8
+    lobby_max_rate: int = 8
+    lobby_max_frame: int = 1024
     #: Largest request body accepted, bytes (larger: 413 before the body is read).
     max_body_bytes: int = 64 * 1024
 
@@ -111,6 +116,8 @@ class Settings(BaseSettings):
     rate_recover_account: str = "10/hour"
     rate_feedback: str = "5/minute;30/hour"
     rate_games: str = "20/minute;200/hour"
+    #: Open challenges («Вызовы», issue 19) created per client address (besides ``rate_games``).
+    rate_challenges: str = "6/minute;60/hour"
     #: Tries in lessons (``POST /api/tutorial/{slug}/act``) per client address.
     rate_tutorial: str = "120/minute;2000/hour"
     #: WebSocket connections opened per client address (a reconnecting tab opens a few a minute).

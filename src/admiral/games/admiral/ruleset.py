@@ -52,6 +52,7 @@ INFO = GameInfo(
     name=N_("Адмирал"),
     levels={n: lv.ru for n, lv in LEVELS.items()},
     setup_minutes=5,
+    pairing=("5+3", "10+5", "15+10"),  # quick pairing (issue 19)
     capabilities=frozenset({"notes", "auto_reply", "progression"}),
     board={"width": WIDTH, "height": HEIGHT},
     blurb=N_("14×15, по 58 единиц, скрытые силы и бои по шкале силы"),

@@ -43,6 +43,7 @@ INFO = GameInfo(
     ),
     setup_styles=(("plain", N_("Обычная")), ("hard", N_("Трудная для поиска"))),
     setup_minutes=3,
+    pairing=("5+3", "10+5"),  # its games are short: the two shortest controls (issue 19)
     capabilities=frozenset({"progression"}),
     chance=True,  # the first shooter is drawn from the game's seed (A4, D2): the session must pass it
     board={"width": 10, "height": 10, "rows": "abcdefghij", "rows_ru": "АБВГДЕЖЗИК"},

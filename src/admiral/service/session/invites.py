@@ -49,12 +49,20 @@ class InviteMixin(SessionBase):
         return code, hash_token(code), self._seal(game_id, raw)
 
     async def create_game(
-        self, browser_hash: str, settings: GameSettings, address: str | None = None
+        self,
+        browser_hash: str,
+        settings: GameSettings,
+        address: str | None = None,
+        *,
+        listed: bool = False,
+        opponent: str | None = None,
     ) -> tuple[str, str | None]:
         """Create a game and seat its creator (``settings.side``, or a random side). With a friend the game
         waits for the invite to be accepted; against the AI (``settings.ai_level``) the bot takes the
         other seat and sets up at once, and the game goes straight to the setup. ``address``: the creator's
-        client address (only a keyed hash of it is stored, to count AI games per address).
+        client address (only a keyed hash of it is stored, to count AI games per address). ``listed``: an open
+        challenge in the lobby (issue 19; its creator counts as seen now). ``opponent``: the identity key that
+        takes the other seat at once (quick pairing, issue 19): the game goes straight to the setup, no invite.
 
         :returns: ``(game_id, invite_code)``; the invite code is ``None`` in a game against the AI.
         :raises ServiceError: ``too_many_ai_games`` when the creator (or its address) already has the most
@@ -74,18 +82,20 @@ class InviteMixin(SessionBase):
                 if await self._db(self.store.revision, game_id) is None:
                     break
             code, invite_hash, sealed = self._new_invite(game_id)
-            if ai:
+            direct = bool(ai) or opponent is not None  # both seats held from the start: straight to the setup
+            if direct:
                 code, sealed = None, None
             wall = self.now.wall_ms()
             row = GameRow(
                 id=game_id, invite_hash=invite_hash, invite_sealed=sealed, creator_hash=browser_hash,
-                creator_address=address_key, game=settings.game, status="setup" if ai else "waiting",
+                creator_address=address_key, game=settings.game, status="setup" if direct else "waiting",
                 settings=settings.to_dict(),
                 seed=secrets.randbits(62), ply=0,
-                checkpoint_at=wall if ai else None,
-                setup_deadline=wall + settings.setup_ms if ai and settings.setup_ms else None,
+                checkpoint_at=wall if direct else None,
+                setup_deadline=wall + settings.setup_ms if direct and settings.setup_ms else None,
+                listed=listed and not direct, creator_seen_at=wall if listed and not direct else None,
             )  # fmt: skip
-            holders = {side: browser_hash, _other(side): f"{BOT_PREFIX}{ai}" if ai else None}
+            holders = {side: browser_hash, _other(side): f"{BOT_PREFIX}{ai}" if ai else opponent}
             seats = [
                 GameSeatRow(
                     game_id=game_id,

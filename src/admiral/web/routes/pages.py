@@ -6,7 +6,7 @@ import hashlib
 import json
 from dataclasses import replace
 from functools import cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -17,6 +17,7 @@ from admiral.games.admiral import rulebook
 from admiral.games.admiral.rules import COLUMNS_RU, FLEET_SIZE, QUIET_LIMIT, Kind
 from admiral.i18n import _, pgettext
 from admiral.service import GameSettings, ServiceError
+from admiral.service.lobby import room_labels
 
 from ..deps import BrowserHash, ServiceDep, SettingsDep, api_error, checked_form, client_address, rate_key
 
@@ -82,6 +83,9 @@ class GameCreate(BaseModel):
     ai_level: int | None = None
     #: A rated game (PROGRESSION.md §4); a form's checkbox sends ``on``.
     rated: bool = False
+    #: ``invite`` (a friend by the invite link) or ``open``: an open challenge in the lobby anyone may accept
+    #: (issue 19, docs/protocol.md "Lobby").
+    listing: Literal["invite", "open"] = "invite"
     base_ms: Annotated[int, Field(ge=1, le=6 * 3600 * 1000)] | None = None
     increment_ms: Annotated[int, Field(ge=0, le=600_000)] | None = None
     setup_ms: Annotated[int, Field(ge=0, le=3600 * 1000)] | None = None
@@ -139,23 +143,17 @@ def form_option_value(option: Option, value: Any) -> Any:
 def room_text(info: GameInfo, options: dict[str, Any]) -> str:
     """The room options of a game in words, translated: each non-``bool`` option's chosen label, and the label of
     each ``bool`` option that is not at its default, joined by « · » (e.g. «Hasbro · Залп»); ``""`` without
-    options."""
-    parts = []
-    for o in info.options:
-        value = options.get(o.name, o.default)
-        if isinstance(o.default, bool):
-            if value != o.default and all(options.get(k, None) in v for k, v in o.applies.items()):
-                parts.append(_(o.label))
-        else:
-            parts.append(next((_(label) for v, label in o.choices if v == value), str(value)))
-    return " · ".join(parts)
+    options (:func:`~admiral.service.lobby.room_labels`)."""
+    return " · ".join(_(label) for label in room_labels(info, options))
 
 
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request, service: ServiceDep, browser: BrowserHash, game: str = DEFAULT_GAME) -> HTMLResponse:
     """The home page: this browser's unfinished games (if any), the game picker («Адмирал» | «Морской бой»;
-    ``?game=battleship`` picks one), the «Играть с другом» form (with the chosen game's room options) and «Играть
-    против ИИ» (the chosen game's levels; a note instead for a game without bots yet)."""
+    ``?game=battleship`` picks one), the lobby («Вызовы» with quick pairing, «Сейчас играют»: filled over
+    ``/ws/lobby`` by ``static/js/lobby.js``), the «Играть с другом» form (an invite link or an open challenge,
+    with the chosen game's room options) and «Играть против ИИ» (the chosen game's levels; a note instead for a
+    game without bots yet)."""
     chosen = game if game in GAMES else DEFAULT_GAME
     ctx = {
         "games": [r.info for r in GAMES.values()],
@@ -163,6 +161,7 @@ async def home(request: Request, service: ServiceDep, browser: BrowserHash, game
         "chosen": chosen,
         "form_options": {key: form_options(r.info) for key, r in GAMES.items()},
         "unfinished": await service.unfinished_games(browser),
+        "game_names": {key: _(r.info.name) for key, r in GAMES.items()},  # the lobby's list (issue 19)
     }
     return render(request, "home.html", ctx)
 
@@ -204,7 +203,10 @@ async def rules_page(request: Request) -> HTMLResponse:
 @router.post("/games", response_model=None)
 async def create_game(request: Request, service: ServiceDep, settings: SettingsDep, browser: BrowserHash) -> Response:
     """Create a game (with a friend, or against the AI) and seat the creator: ``303`` to the game page (form)
-    or ``201`` JSON ``{"game_id", "url", "invite_url"}`` (``invite_url`` is ``null`` against the AI)."""
+    or ``201`` JSON ``{"game_id", "url", "invite_url", "listed"}`` (``invite_url`` is ``null`` against the AI and
+    for an open challenge). ``listing=open`` makes an open challenge (issue 19): counted against ``RATE_CHALLENGES``
+    too, refused to a guest asking for a rated game (403 ``guest_rated``) and beyond three open at once (409
+    ``too_many_challenges``); the form goes back to the home page (``303 /?game={key}#challenges``)."""
     is_json = request.headers.get("content-type", "").startswith("application/json")
     try:
         raw = await request.json() if is_json else await checked_form(request)
@@ -244,18 +246,31 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
     try:
         if game_settings.ai_level:  # before the rate limit: a refused game does not count against it
             await service.check_bot_games(browser, service.address_key(address))
-        if not request.app.state.limits.hit("games", address):
+        if body.listing == "open" and not request.app.state.limits.hit("challenges", address):
+            refusal = (429, "rate_limited", _("Слишком много вызовов подряд. Подождите минуту."))
+        elif not request.app.state.limits.hit("games", address):
             refusal = (429, "rate_limited", _("Слишком много новых партий подряд. Подождите минуту."))
+        elif body.listing == "open":
+            guest = getattr(request.state, "commander", None) is None
+            game_id = await service.create_challenge(browser, game_settings, address, guest=guest)
+            code = None
+            await request.app.state.lobby.announce(game_id)
         else:
             game_id, code = await service.create_game(browser, game_settings, address)
     except ServiceError as e:
-        refusal = (409 if e.code == "too_many_ai_games" else 400, e.code, e.message)
+        status = {"too_many_ai_games": 409, "too_many_challenges": 409, "guest_rated": 403}.get(e.code, 400)
+        refusal = (status, e.code, e.message)
     if refusal is not None:
         status, error, message = refusal
         return api_error(status, error, message) if is_json else error_page(request, status, message)
     if is_json:
         invite_url = None if code is None else f"/j/{code}"
-        return JSONResponse({"game_id": game_id, "url": f"/g/{game_id}", "invite_url": invite_url}, status_code=201)
+        return JSONResponse(
+            {"game_id": game_id, "url": f"/g/{game_id}", "invite_url": invite_url, "listed": body.listing == "open"},
+            status_code=201,
+        )
+    if body.listing == "open":  # the creator waits on the home page, their challenge listed as theirs
+        return RedirectResponse(f"/?game={game_settings.game}#challenges", status_code=303)
     return RedirectResponse(f"/g/{game_id}", status_code=303)
 
 

@@ -1,0 +1,409 @@
+"""Open challenges, quick pairing, the lobby socket and «Сейчас играют» over the real app (issue 19; docs/protocol.md
+"Lobby"): every rule and race of the lobby, and the bad input it must refuse without changing anything."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from admiral.service import ServiceError, hash_token
+from admiral.web import Settings
+
+from .conftest import Browser, RawDb, close_code, make_settings, snapshot, until
+from .test_accounts import Person, register
+
+
+@pytest.fixture
+def settings(db_url: str) -> Settings:
+    return make_settings(db_url, rate_challenges="1000/minute")
+
+
+def lobby(browser: Browser, **kw: Any):
+    """Open ``browser``'s lobby socket."""
+    headers = {**browser.headers, **kw.pop("headers", {})}
+    return browser.client.websocket_connect("/ws/lobby", headers=headers, **kw)
+
+
+def first(ws: Any) -> dict:
+    """The socket's first message: the whole lobby."""
+    msg = ws.receive_json()
+    assert msg["type"] == "lobby"
+    return msg
+
+
+def challenge(browser: Browser, **body: Any) -> str:
+    """Create an open challenge (JSON); its id."""
+    r = browser.post("/games", json={"listing": "open", "time_control": "5+3", **body})
+    assert r.status_code == 201, r.text
+    assert r.json()["listed"] is True and r.json()["invite_url"] is None
+    return r.json()["game_id"]
+
+
+def added(ws: Any, game_id: str) -> dict:
+    """The delta that adds ``game_id`` to the list; its entry."""
+    msg = until(ws, lambda m: m["type"] == "challenges" and any(e["id"] == game_id for e in m["add"]))
+    return next(e for e in msg["add"] if e["id"] == game_id)
+
+
+def removed(ws: Any, game_id: str) -> None:
+    until(ws, lambda m: m["type"] == "challenges" and game_id in m["remove"])
+
+
+def status_of(settings: Settings, game_id: str) -> str:
+    db = RawDb(settings.database_url)
+    try:
+        return db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()["status"]
+    finally:
+        db.close()
+
+
+def registered(client, nickname: str, email: str) -> Person:
+    p = Person(client)
+    p.get("/")
+    assert register(p, nickname=nickname, email=email).status_code == 303
+    assert p.session
+    return p
+
+
+def test_a_challenge_appears_on_every_lobby_and_is_marked_as_its_creators(client, browsers, settings) -> None:
+    """Issue 19 «Вызовы»: the list shows game, rule set, time control, rated or not, the creator (or «Гость») and
+    age; a creator finds their own by ``by == me``; a new one arrives as a delta."""
+    a, b = browsers(), browsers()
+    old = challenge(a, game="battleship", options={"rules": "hasbro", "salvo": True})
+    with lobby(a) as wa, lobby(b) as wb:
+        mine, theirs = first(wa), first(wb)
+        [entry] = theirs["challenges"]
+        assert entry["id"] == old and entry["game"] == "battleship" and entry["room"] == ["Hasbro", "Залп"]
+        assert entry["time_control"] == "5+3" and entry["base_ms"] == 300_000 and entry["increment_ms"] == 3000
+        assert entry["rated"] is False and entry["player"] == {"guest": True} and entry["url"] == f"/g/{old}"
+        assert abs(entry["created"] - theirs["now"]) < 10_000
+        assert entry["by"] == mine["me"] != theirs["me"]
+        new = challenge(b, time_control="10+5")
+        got = added(wa, new)
+        assert got["game"] == "admiral" and got["time_control"] == "10+5" and got["by"] == theirs["me"]
+        assert added(wb, new)["id"] == new
+
+
+def test_accepting_starts_the_game_and_tells_the_creator(client, browsers, settings) -> None:
+    """One click: the acceptor is sent to the game, every lobby socket of the creator gets ``accepted`` with its URL,
+    the challenge leaves every list and the game goes to the setup with both seats held."""
+    a, b, c = browsers(), browsers(), browsers()
+    game_id = challenge(a)
+    with lobby(a) as wa, lobby(a) as wa2, lobby(b) as wb, lobby(c) as wc:
+        for ws in (wa, wa2, wb, wc):
+            first(ws)
+        wb.send_json({"type": "accept", "id": game_id})
+        assert until(wb, lambda m: m["type"] == "go") == {"type": "go", "url": f"/g/{game_id}"}
+        for ws in (wa, wa2):
+            assert until(ws, lambda m: m["type"] == "accepted") == {"type": "accepted", "id": game_id,
+                                                                    "url": f"/g/{game_id}"}  # fmt: skip
+        removed(wc, game_id)
+        # too late: the third one is told, and nothing changes
+        wc.send_json({"type": "accept", "id": game_id})
+        assert until(wc, lambda m: m["type"] == "error")["code"] == "challenge_gone"
+    assert status_of(settings, game_id) == "setup"
+    with b.ws(game_id) as ws:
+        assert snapshot(ws)["game"]["seat"] in ("south", "north")
+    with c.ws(game_id) as ws:
+        assert snapshot(ws)["game"]["seat"] is None
+
+
+def test_refusals_change_nothing(client, browsers, settings) -> None:
+    """Issue 19 bad input: one's own challenge, a forged id, a friend game's id (never claimable from the lobby),
+    cancelling another's; garbage and unknown types; each a clear error, the socket stays open."""
+    a, b = browsers(), browsers()
+    game_id = challenge(a)
+    friend_game, _invite = b.create(side="south")
+    with lobby(a) as wa, lobby(b) as wb:
+        first(wa), first(wb)
+        wa.send_json({"type": "accept", "id": game_id})
+        assert until(wa, lambda m: m["type"] == "error")["code"] == "own_challenge"
+        wa.send_json({"type": "accept", "id": friend_game})
+        assert until(wa, lambda m: m["type"] == "error")["code"] == "challenge_gone"
+        wa.send_json({"type": "accept", "id": "nope-nope"})
+        assert until(wa, lambda m: m["type"] == "error")["code"] == "challenge_gone"
+        wb.send_json({"type": "cancel", "id": game_id})
+        assert until(wb, lambda m: m["type"] == "error")["code"] == "not_yours"
+        wb.send_text("{not json")
+        assert until(wb, lambda m: m["type"] == "error")["code"] == "bad_json"
+        wb.send_json({"type": "warp"})
+        assert until(wb, lambda m: m["type"] == "error")["code"] == "unknown_type"
+        wb.send_json({"type": "accept", "id": "x" * 40})
+        err = until(wb, lambda m: m["type"] == "error")
+        assert err["code"] == "bad_message" and err["detail"]["fields"] == ["id"]
+        wb.send_json({"type": "ping"})
+        assert until(wb, lambda m: m["type"] == "pong") == {"type": "pong"}
+    assert status_of(settings, game_id) == "waiting" and status_of(settings, friend_game) == "waiting"
+
+
+def test_cancel_takes_it_off_every_list(client, browsers, settings) -> None:
+    a, b = browsers(), browsers()
+    game_id = challenge(a)
+    with lobby(a) as wa, lobby(b) as wb:
+        first(wa), first(wb)
+        wa.send_json({"type": "cancel", "id": game_id})
+        assert until(wa, lambda m: m["type"] == "cancelled") == {"type": "cancelled", "id": game_id}
+        removed(wb, game_id)
+    assert status_of(settings, game_id) == "aborted"
+    with lobby(b) as wb:
+        assert first(wb)["challenges"] == []
+
+
+def test_two_accepts_at_once_exactly_one_wins(client, browsers, settings) -> None:
+    """Issue 19: two accepts at the same moment: exactly one takes the seat (the claim is one conditional
+    UPDATE under the game's lock); the other gets a clear refusal."""
+    service = client.app.state.service
+    for _ in range(5):
+        a = browsers()
+        game_id = challenge(a)
+        keys = [f"{i}" * 64 for i in (1, 2, 3)]
+
+        async def race(ids=keys, gid=game_id) -> list[Any]:
+            tries = [service.accept_challenge(gid, k, guest=True) for k in ids]
+            return await asyncio.gather(*tries, return_exceptions=True)
+
+        results = client.portal.call(race)
+        won = [r for r in results if isinstance(r, tuple)]
+        lost = [r for r in results if isinstance(r, ServiceError)]
+        assert len(won) == 1 and len(lost) == 2, results
+        assert {e.code for e in lost} <= {"challenge_taken", "challenge_gone"}
+        g = client.portal.call(service.current, game_id)
+        assert g.status == "setup" and sum(s.browser_hash in keys for s in g.seats.values()) == 1
+
+
+def test_rated_challenges_are_for_registered_commanders(client, browsers, settings) -> None:
+    """PROGRESSION.md §4: a guest can neither create nor accept a rated challenge; a registered commander's entry
+    shows nickname, rank and rating (1500 «?» until the rating engineer's ratings_for says otherwise)."""
+    guest = browsers()
+    r = guest.post("/games", json={"listing": "open", "time_control": "5+3", "rated": True})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "guest_rated"
+    nemo = registered(client, "Немо", "nemo@example.org")
+    game_id = challenge(nemo, rated=True)
+    with lobby(guest) as wg:
+        [entry] = first(wg)["challenges"]
+        assert entry["rated"] is True
+        assert entry["player"]["name"] == "Немо" and entry["player"]["rating"] == 1500
+        assert entry["player"]["provisional"] is True and entry["player"]["rank"]["number"] >= 1
+        wg.send_json({"type": "accept", "id": game_id})
+        assert until(wg, lambda m: m["type"] == "error")["code"] == "guest_rated"
+    assert status_of(settings, game_id) == "waiting"
+    flint = registered(client, "Флинт", "flint@example.org")
+    with lobby(flint) as wf:
+        first(wf)
+        wf.send_json({"type": "accept", "id": game_id})
+        assert until(wf, lambda m: m["type"] == "go")["url"] == f"/g/{game_id}"
+
+
+def test_a_challenge_whose_creator_left_is_aborted(client, browsers, settings) -> None:
+    """The creator «leaves» when no socket of theirs was seen for 20 s: the sweep aborts the challenge and every
+    list drops it; a creator with the lobby open keeps theirs."""
+    a, b, c, d = browsers(), browsers(), browsers(), browsers()
+    gone, kept, on_page = challenge(a), challenge(c), challenge(d)
+    db = RawDb(settings.database_url)
+    with db:
+        db.execute("UPDATE games SET creator_seen_at = 1000 WHERE id IN (?, ?, ?)", (gone, kept, on_page))
+    db.close()
+    room = client.app.state.lobby
+    # c waits on the home page (a lobby socket), d on the challenge's own game page (its game socket)
+    with lobby(b) as wb, lobby(c) as wc, d.ws(on_page) as wd:
+        first(wb), first(wc), snapshot(wd)
+        client.portal.call(room.heartbeat)
+        removed(wb, gone)
+    assert status_of(settings, gone) == "aborted"
+    assert status_of(settings, kept) == status_of(settings, on_page) == "waiting"
+
+
+def test_challenge_flood_from_one_address_is_rate_limited(db_url: str) -> None:
+    from .conftest import running
+
+    with running(make_settings(db_url, rate_challenges="2/minute")) as client:
+        a = Browser(client)
+        challenge(a)
+        challenge(a)
+        r = a.post("/games", json={"listing": "open", "time_control": "5+3"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+        with lobby(Browser(client)) as ws:
+            assert len(first(ws)["challenges"]) == 2
+
+
+def test_at_most_three_open_challenges_each(client, browsers, settings) -> None:
+    a = browsers()
+    for _ in range(3):
+        challenge(a)
+    r = a.post("/games", json={"listing": "open", "time_control": "5+3"})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "too_many_challenges"
+
+
+def test_the_form_makes_an_open_challenge_and_goes_home(client, browsers, settings) -> None:
+    """The friend form's choice «Открытый вызов»: back to the home page, where the list shows it."""
+    a = browsers()
+    a.get("/")
+    form = {"opponent": "friend", "listing": "open", "game": "admiral", "time_control": "10+5", "setup_minutes": "5"}
+    r = a.post("/games", data=form)
+    assert r.status_code == 303 and r.headers["location"] == "/?game=admiral#challenges"
+    page = a.get("/").text
+    assert 'value="open"' in page and "Открытый вызов" in page and 'id="challenges"' in page
+    with lobby(a) as ws:
+        [entry] = first(ws)["challenges"]
+        assert entry["time_control"] == "10+5"
+    r = a.post("/games", data={**form, "opponent": "ai", "ai_level": "1"})
+    assert r.status_code == 400
+
+
+def test_quick_pairing_pairs_two_close_players(client, browsers, settings) -> None:
+    """Quick pairing: two waiting players of the same game, time control and rated-ness are paired at once (their
+    ratings are within ±100); each socket gets ``paired`` with the same game, where both hold a seat."""
+    a, b, c = browsers(), browsers(), browsers()
+    with lobby(a) as wa, lobby(b) as wb, lobby(c) as wc:
+        first(wa), first(wb), first(wc)
+        wc.send_json({"type": "pair", "game": "battleship", "time_control": "5+3", "rated": False})
+        until(wc, lambda m: m["type"] == "seeking")
+        wa.send_json({"type": "pair", "game": "admiral", "time_control": "5+3", "rated": False})
+        assert until(wa, lambda m: m["type"] == "seeking")["seek"] == {"game": "admiral", "time_control": "5+3",
+                                                                      "rated": False}  # fmt: skip
+        wb.send_json({"type": "pair", "game": "admiral", "time_control": "5+3"})
+        url = until(wa, lambda m: m["type"] == "paired")["url"]
+        assert until(wb, lambda m: m["type"] == "paired")["url"] == url
+        game_id = url.removeprefix("/g/")
+        g = client.portal.call(client.app.state.service.current, game_id)
+        assert g.status == "setup" and g.settings.time_control == "5+3" and g.settings.game == "admiral"
+        assert {s.browser_hash for s in g.seats.values()} == {hash_token(a.token), hash_token(b.token)}
+        # the battleship seeker is still waiting, alone
+        db = RawDb(settings.database_url)
+        assert [r["game"] for r in db.execute("SELECT game FROM lobby_seeks")] == ["battleship"]
+        db.close()
+
+
+def test_pairing_refusals_and_leaving_the_pool(client, browsers, settings) -> None:
+    """A guest pairs casual only; a time control the game does not pair is refused; ``unpair`` and a closed
+    socket take the seek out of the pool."""
+    a = browsers()
+    with lobby(a) as wa:
+        first(wa)
+        wa.send_json({"type": "pair", "game": "admiral", "time_control": "5+3", "rated": True})
+        assert until(wa, lambda m: m["type"] == "error")["code"] == "guest_rated"
+        wa.send_json({"type": "pair", "game": "admiral", "time_control": "30+0"})
+        assert until(wa, lambda m: m["type"] == "error")["code"] == "bad_settings"
+        wa.send_json({"type": "pair", "game": "chess", "time_control": "5+3"})
+        assert until(wa, lambda m: m["type"] == "error")["code"] == "unknown_game"
+        wa.send_json({"type": "pair", "game": "admiral", "time_control": "10+5"})
+        until(wa, lambda m: m["type"] == "seeking")
+        wa.send_json({"type": "unpair"})
+        assert until(wa, lambda m: m["type"] == "seeking")["seek"] is None
+        wa.send_json({"type": "pair", "game": "admiral", "time_control": "10+5"})
+        until(wa, lambda m: m["type"] == "seeking" and m["seek"])
+    db = RawDb(settings.database_url)
+    for _ in range(50):
+        if not db.execute("SELECT key FROM lobby_seeks").fetchall():
+            break
+        time.sleep(0.05)
+    assert db.execute("SELECT key FROM lobby_seeks").fetchall() == []
+    db.close()
+
+
+def test_live_games_list_games_in_play_with_clocks(client, browsers, settings) -> None:
+    """«Сейчас играют»: a game in play with both commanders and both clocks (remaining ms, which runs)."""
+    from .conftest import live_game
+
+    with live_game(browsers, base_ms=300_000, increment_ms=3000) as live:
+        b = browsers()
+        client.portal.call(client.app.state.lobby.refresh_live)
+        with lobby(b) as wb:
+            games = first(wb)["live"]
+            [game] = [x for x in games if x["id"] == live.id]
+            assert game["url"] == f"/g/{live.id}" and game["players"] == {"south": {"guest": True},
+                                                                          "north": {"guest": True}}  # fmt: skip
+            assert game["clock"]["running"] == "south" and 290_000 < game["clock"]["south"] <= 300_000
+            assert game["clock"]["north"] == 300_000
+            live.act("south")
+            client.portal.call(client.app.state.lobby.refresh_live)
+            msg = until(wb, lambda m: m["type"] == "live")
+            [game] = [x for x in msg["games"] if x["id"] == live.id]
+            assert game["clock"]["running"] == "north" and game["ply"] >= 1
+
+
+def test_lobby_socket_budgets(client, browsers, settings) -> None:
+    """Budgets as lila's lobby: a flood closes the socket (1008), an oversized frame 1009, a foreign origin is
+    refused at the handshake, and one browser has at most ``lobby_max_per_browser`` lobby sockets."""
+    a = browsers()
+    with lobby(a) as ws:
+        first(ws)
+        for _ in range(settings.lobby_max_rate + 2):
+            ws.send_json({"type": "ping"})
+        assert close_code(ws) == 1008
+    with lobby(a) as ws:
+        first(ws)
+        ws.send_text("x" * (settings.lobby_max_frame + 1))
+        assert until(ws, lambda m: m["type"] == "error")["code"] == "too_big"
+        assert close_code(ws) == 1009
+    with pytest.raises(WebSocketDisconnect), lobby(a, headers={"origin": "https://evil.example"}) as ws:
+        ws.receive_json()
+    with contextlib.ExitStack() as stack:
+        for _ in range(settings.lobby_max_per_browser):
+            first(stack.enter_context(lobby(a)))
+        with lobby(a) as extra:
+            assert extra.receive_json()["code"] == "too_many_tabs"
+            assert close_code(extra) == 1008
+
+
+def test_a_lost_bus_event_is_made_good_by_the_re_read(client, browsers, settings) -> None:
+    """Pub/sub may drop messages: the instance's copy is re-read from the database (every 30 s, at start, after a
+    Redis reconnect), and the differences go to the sockets as ordinary deltas."""
+    a, b = browsers(), browsers()
+    room = client.app.state.lobby
+    kept, gone = challenge(a), challenge(a)
+    with lobby(b) as wb:
+        assert {e["id"] for e in first(wb)["challenges"]} == {kept, gone}
+        db = RawDb(settings.database_url)
+        with db:  # as if another instance's events were lost: one aborted, one listed behind the copy's back
+            db.execute("UPDATE games SET status = 'aborted' WHERE id = ?", (gone,))
+        db.close()
+        room.challenges.pop(kept)
+        client.portal.call(room.reread)
+        msg = until(wb, lambda m: m["type"] == "challenges" and m["remove"])
+        assert [e["id"] for e in msg["add"]] == [kept] and msg["remove"] == [gone]
+
+
+def test_rated_pairing_waits_for_close_ratings_then_widens(client, browsers, settings) -> None:
+    """Quick pairing's window (docs/protocol.md "Quick pairing"): two registered commanders 300 apart are not paired
+    at once (±100), and are once both have waited 30 s (any rating); the game is rated. Ratings come through the
+    adapter over ``AccountStore.ratings_for`` (here a stand-in for the rating engineer's method)."""
+    from types import SimpleNamespace
+
+    nemo = registered(client, "Немо", "nemo@example.org")
+    flint = registered(client, "Флинт", "flint@example.org")
+    room = client.app.state.lobby
+    by_name = {"Немо": 1500.0, "Флинт": 1800.0}
+
+    def ratings_for(wanted, game):
+        rows = room.accounts.by_keys(wanted)
+        return {k: SimpleNamespace(rating=by_name[r.nickname], rd=60.0, volatility=0.06, games=30)
+                for k, r in rows.items()}  # fmt: skip
+
+    room.accounts.ratings_for = ratings_for
+    try:
+        with lobby(nemo) as wn, lobby(flint) as wf:
+            first(wn), first(wf)
+            for ws in (wn, wf):
+                ws.send_json({"type": "pair", "game": "admiral", "time_control": "10+5", "rated": True})
+                until(ws, lambda m: m["type"] == "seeking" and m["seek"])
+            db = RawDb(settings.database_url)
+            rows = {r["rating"]: r for r in db.execute("SELECT key, rating, rated FROM lobby_seeks")}
+            assert set(rows) == {1500, 1800} and all(r["rated"] for r in rows.values())
+            client.portal.call(room.pair)
+            assert len(db.execute("SELECT key FROM lobby_seeks").fetchall()) == 2  # 300 apart: not yet
+            with db:
+                db.execute("UPDATE lobby_seeks SET joined_at = joined_at - 30000")
+            db.close()
+            client.portal.call(room.pair)
+            url = until(wn, lambda m: m["type"] == "paired")["url"]
+            assert until(wf, lambda m: m["type"] == "paired")["url"] == url
+        g = client.portal.call(client.app.state.service.current, url.removeprefix("/g/"))
+        assert g.settings.rated is True and g.settings.time_control == "10+5"
+    finally:
+        del room.accounts.ratings_for
