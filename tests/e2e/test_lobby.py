@@ -2,8 +2,8 @@
 
 A laptop makes an open challenge with the friend form («Открытый вызов») and waits on the home page, where the list
 shows it as theirs; a phone sees it in «Вызовы» and accepts it with one tap; both pages go to the game, set up and
-play; a third browser finds the game in «Сейчас играют» and opens it as a spectator. Then two phones meet through
-quick pairing.
+play; a third browser finds the game in «Сейчас играют» and opens it as a spectator; after the end both find it in
+«Мои партии». Then two phones meet through quick pairing.
 """
 
 from __future__ import annotations
@@ -82,6 +82,19 @@ def test_strangers_meet_through_the_challenge_list_and_a_third_watches(browser, 
         assert units.count() == watcher.locator(".play-board .unit.marker").count() == 116
         assert watcher.get_by_role("button", name="Сдаться").count() == 0
         watcher.screenshot(path=shots / "lobby-04-spectator-phone.png")
+
+        # The creator resigns; both strangers find the game in «Мои партии»: a loss for one, a win for the other.
+        creator.once("dialog", lambda d: d.accept())
+        press(creator, creator.get_by_role("button", name="Сдаться"))
+        for page in (creator, taker):
+            page.locator(".result-panel h2").wait_for()
+        for page, outcome in ((creator, "loss"), (taker, "win")):
+            page.goto(server_url + "/games")
+            line = page.locator(f".history-item[data-game-id='{game_id}']")
+            line.wait_for()
+            assert outcome in line.get_attribute("class").split(), line.get_attribute("class")
+            assert "Гость" in line.inner_text()
+        taker.screenshot(path=shots / "lobby-06-history-phone.png")
         assert page_errors.errors == []
     finally:
         for ctx in (laptop, phone, third):

@@ -112,20 +112,20 @@ def test_own_list_newest_first_with_result_reason_plies_points_and_replay(client
     page = nemo.get("/games").text
     assert listed(page) == [sunk, lost, drawn, won]  # newest end first
     assert item(page, won) == (
-        "Победа против Синдбад Адмирал обе базы уничтожены 88 полуходов 1 нояб. 2026 г. рейтинговая +230 очков "
+        "Победа соперник: Синдбад Адмирал обе базы уничтожены 88 полуходов 1 нояб. 2026 г. рейтинговая +230 очков "
         "Запись партии"
     )
-    assert item(page, lost).startswith("Поражение против Синдбад Адмирал время вышло 41 полуход")
+    assert item(page, lost).startswith("Поражение соперник: Синдбад Адмирал время вышло 41 полуход")
     assert "без рейтинга +12 очков" in item(page, lost)
-    assert item(page, drawn).startswith("Ничья против Синдбад Адмирал по соглашению 60 полуходов")
-    assert item(page, sunk).startswith("Победа против Синдбад Морской бой флот потоплен 37 полуходов")
+    assert item(page, drawn).startswith("Ничья соперник: Синдбад Адмирал по соглашению 60 полуходов")
+    assert item(page, sunk).startswith("Победа соперник: Синдбад Морской бой флот потоплен 37 полуходов")
     assert "без очков" in item(page, sunk)  # no game_results row: nothing credited
     assert f'href="/g/{won}"' in page and 'href="/c/%D0%A1%D0%B8%D0%BD%D0%B4%D0%B1%D0%B0%D0%B4"' in page
     # the other side of the same games, on the other's list
     theirs = sinbad.get("/games").text
     assert listed(theirs) == [sunk, lost, drawn, won]
-    assert item(theirs, won).startswith("Поражение против Капитан Немо")
-    assert item(theirs, sunk).startswith("Поражение против Капитан Немо Морской бой флот потоплен")
+    assert item(theirs, won).startswith("Поражение соперник: Капитан Немо")
+    assert item(theirs, sunk).startswith("Поражение соперник: Капитан Немо Морской бой флот потоплен")
     short = stored_game(client, me, other, minutes=5, ply=3, points={"south": 0}, changes={"counted": False})
     # PROGRESSION.md §2: ended before each side made two turns, "aborted" for the profile: said so, not «+0»
     assert item(nemo.get("/games").text, short).endswith("без рейтинга не засчитана Запись партии")
@@ -139,7 +139,7 @@ def test_the_date_is_in_the_viewers_language(client) -> None:
     assert '<time datetime="2026-11-01T12:00:00+00:00">Nov 1, 2026</time>' in english
     assert (
         item(english, game_id)
-        == "Win vs nobody Admiral left the game 12 plies Nov 1, 2026 casual no points Game record"
+        == "Win Opponent: none Admiral left the game 12 plies Nov 1, 2026 casual no points Game record"
     )
 
 
@@ -163,13 +163,13 @@ def test_opponents_of_each_kind(client) -> None:
     vs_commander = stored_game(client, me, key_of(client, nemo), minutes=4)
     vs_nobody = stored_game(client, me, None, minutes=5, reason="abandonment")
     page = p.get("/games").text
-    assert item(page, vs_guest).startswith("Победа против Гость Адмирал")
+    assert item(page, vs_guest).startswith("Победа соперник: Гость Адмирал")
     level3 = GAMES["battleship"].info.levels[3]
-    assert item(page, vs_ai).startswith(f"Победа против ИИ: 3. {level3} Морской бой флот потоплен")
+    assert item(page, vs_ai).startswith(f"Победа соперник: ИИ: 3. {level3} Морской бой флот потоплен")
     level5 = GAMES["admiral"].info.levels[5]
-    assert item(page, vs_admiral_ai).startswith(f"Поражение против ИИ: 5. {level5} Адмирал обе базы уничтожены")
-    assert item(page, vs_commander).startswith("Победа против Капитан Немо")
-    assert item(page, vs_nobody).startswith("Победа против никого")
+    assert item(page, vs_admiral_ai).startswith(f"Поражение соперник: ИИ: 5. {level5} Адмирал обе базы уничтожены")
+    assert item(page, vs_commander).startswith("Победа соперник: Капитан Немо")
+    assert item(page, vs_nobody).startswith("Победа соперник: нет")
     assert 'href="/c/%D0%9A%D0%B0%D0%BF%D0%B8%D1%82%D0%B0%D0%BD%20%D0%9D%D0%B5%D0%BC%D0%BE"' in page
     assert "/c/" not in item(page, vs_guest)  # a guest has no public page to link to
 
@@ -233,7 +233,7 @@ def test_privacy(client) -> None:
     stranger = Person(client)
     # a stranger sees a registered commander's finished games, on the public profile and its full list
     public = stranger.get("/c/Капитан Немо").text
-    assert listed(public) == [with_guest] and item(public, with_guest).startswith("Поражение против Гость")
+    assert listed(public) == [with_guest] and item(public, with_guest).startswith("Поражение соперник: Гость")
     full = stranger.get("/c/капитан немо/games")
     assert full.status_code == 200 and listed(full.text) == [with_guest]
     assert "Партии командира Капитан Немо" in full.text
@@ -284,7 +284,7 @@ def test_real_games_end_up_in_both_histories(client) -> None:
     loser = game["roles"]["second"]
     lines = {side: item(p.get("/games").text, game["id"]) for side, p in (("south", nemo), ("north", sinbad))}
     winner = "north" if loser == "south" else "south"
-    assert lines[winner].startswith("Победа против") and " сдача 11 полуходов " in lines[winner]
+    assert lines[winner].startswith("Победа соперник:") and " сдача 11 полуходов " in lines[winner]
     assert lines[loser].startswith("Поражение против") and "без рейтинга +0 очков" in lines[loser]
     assert "+22 очка" in lines[winner]
 
@@ -303,7 +303,7 @@ def test_a_game_against_the_ai_is_listed(client) -> None:
         ws.send_json({"type": "resign"})
         snapshot(ws, status="over")
     line = item(p.get("/games").text, game_id)
-    assert line.startswith(f"Поражение против ИИ: 1. {GAMES['battleship'].info.levels[1]} Морской бой сдача")
+    assert line.startswith(f"Поражение соперник: ИИ: 1. {GAMES['battleship'].info.levels[1]} Морской бой сдача")
 
 
 def test_a_game_against_oneself_is_one_line(client) -> None:
@@ -311,4 +311,4 @@ def test_a_game_against_oneself_is_one_line(client) -> None:
     p, me = guest(client)
     game_id = stored_game(client, me, me, winner="north", reason="resignation")
     page = p.get("/games").text
-    assert listed(page) == [game_id] and item(page, game_id).startswith("Поражение против Гость")
+    assert listed(page) == [game_id] and item(page, game_id).startswith("Поражение соперник: Гость")
