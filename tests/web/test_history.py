@@ -139,7 +139,7 @@ def test_the_date_is_in_the_viewers_language(client) -> None:
     assert '<time datetime="2026-11-01T12:00:00+00:00">Nov 1, 2026</time>' in english
     assert (
         item(english, game_id)
-        == "Win Opponent: none Admiral left the game 12 plies Nov 1, 2026 casual no points Game record"
+        == "Win opponent: none Admiral left the game 12 plies Nov 1, 2026 casual no points Game record"
     )
 
 
@@ -285,7 +285,7 @@ def test_real_games_end_up_in_both_histories(client) -> None:
     lines = {side: item(p.get("/games").text, game["id"]) for side, p in (("south", nemo), ("north", sinbad))}
     winner = "north" if loser == "south" else "south"
     assert lines[winner].startswith("Победа соперник:") and " сдача 11 полуходов " in lines[winner]
-    assert lines[loser].startswith("Поражение против") and "без рейтинга +0 очков" in lines[loser]
+    assert lines[loser].startswith("Поражение соперник:") and "без рейтинга +0 очков" in lines[loser]
     assert "+22 очка" in lines[winner]
 
 
