@@ -79,7 +79,8 @@ class ShowMixin(SessionBase):
             "rematch_offer": g.rematch_offer if g.rematch_id is None else None,
         }
         invite_url = self.invite_url_for(g, browser_hash) if side is not None else None
-        return snapshot.message(g, side, public, invite_url=invite_url, notes=self.notes_of(g, side))
+        chat = self.chat_of(g, side) if side is not None else None
+        return snapshot.message(g, side, public, invite_url=invite_url, notes=self.notes_of(g, side), chat=chat)
 
     @staticmethod
     def _bot_info(g: LiveGame, level: int | None) -> dict[str, Any] | None:

@@ -43,6 +43,8 @@ CLOSE_POLICY = 1008
 #: loses messages only around a Redis reconnect, which triggers a resync of its own).
 RESYNC_S = 10.0
 CLOSE_TOO_BIG = 1009
+#: Bus events of the seats' chat (:mod:`admiral.service.session.chat`): a socket's writer hands them on itself.
+CHAT_EVENTS = ("chat", "chat.blocks")
 
 
 class SocketGate:
@@ -217,6 +219,19 @@ async def _serve(
             batch = [msg]
             while not sub.queue.empty():
                 batch.append(sub.queue.get_nowait())
+            if any(m.get("type") in CHAT_EVENTS for m in batch):  # the seats' chat (issue 19): no game change
+                resnap = False
+                for m in batch:
+                    if m.get("type") in CHAT_EVENTS:
+                        out, again = service.chat_event(g, side, m)
+                        resnap = resnap or again
+                        for reply in out:
+                            await sock.send(reply)
+                batch = [m for m in batch if m.get("type") not in CHAT_EVENTS]
+                if not batch:
+                    if resnap:
+                        await sock.send_snapshot(service, g, side, browser)
+                    continue
             if shared:
                 ticks = all(m.get("type") == "tick" for m in batch)
                 # a tick, or the resync when this instance's subscription lands, only checks: a snapshot follows
@@ -285,6 +300,10 @@ async def _serve(
                 break
             try:
                 msg = parse_client_message(data)
+                if msg.type == "chat" and side is not None and not limits.hit("chat", g.id, side):
+                    # per seat (every socket and instance of it: the limits' storage is shared), issue 19
+                    raise ServiceError("chat_flood", _("Слишком много сообщений в чате. Подождите немного."),
+                                       {"retry_after_s": limits.retry_after("chat", g.id, side)})  # fmt: skip
                 makes_game = side is not None and g.rematch_id is None and service.makes_rematch(g, side, msg.type)
                 if makes_game and not limits.hit("games", address):
                     raise ServiceError("rate_limited", _("Слишком много новых партий подряд. Подождите минуту."))
