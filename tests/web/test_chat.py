@@ -73,7 +73,7 @@ def test_a_phrase_reaches_both_seats_is_stored_and_is_in_the_snapshot(client, br
 
 def test_a_spectator_neither_sends_nor_receives_nor_sees_chat(client, browsers) -> None:
     """Issue 19 «Chat» 4, 7: a spectator's chat is refused; its socket and snapshots never carry one."""
-    game_id, south, north = start_game(browsers)
+    game_id, south, _north = start_game(browsers)
     spectator = browsers()
     with south.ws(game_id) as s, spectator.ws(game_id) as w:
         snapshot(s)
@@ -93,7 +93,7 @@ def test_a_spectator_neither_sends_nor_receives_nor_sees_chat(client, browsers) 
 def test_forged_and_malformed_chats_are_refused(client, browsers) -> None:
     """Issue 19 «Chat» 7: a forged seat (another side named, a forged token), an unknown phrase, both or neither of
     phrase and text — each a clear error, nothing stored."""
-    game_id, south, north = start_game(browsers)
+    game_id, south, _north = start_game(browsers)
     forged = Browser(client, "x" * 43)  # a token that holds no seat: a spectator
     with south.ws(game_id) as s, forged.ws(game_id) as f:
         snapshot(s)
@@ -116,7 +116,7 @@ def test_forged_and_malformed_chats_are_refused(client, browsers) -> None:
 
 def test_free_text_only_between_registered_commanders(client, browsers) -> None:
     """Issue 19 «Chat» 1, 7: a guest game has phrases only; the snapshot says so (the client shows why)."""
-    game_id, south, north = start_game(browsers)
+    game_id, south, _north = start_game(browsers)
     with south.ws(game_id) as s:
         assert snapshot(s)["chat"]["free_text"] is False
         s.send_json({"type": "chat", "text": "привет"})
@@ -239,7 +239,7 @@ def test_the_replay_shows_the_chat_to_the_two_players_only(client, browsers) -> 
 
 def test_a_chat_after_the_game_is_deleted_is_refused(client, browsers) -> None:
     """Issue 19 «Chat» 7: the game's row is gone (while its copy is still cached): ``not_found``, nothing stored."""
-    game_id, south, north = start_game(browsers)
+    game_id, south, _north = start_game(browsers)
     with south.ws(game_id) as s:
         snapshot(s)
         engine = sa.create_engine(client.app.state.settings.database_url)
