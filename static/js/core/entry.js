@@ -8,7 +8,8 @@ import { t } from "./t.js";
 
 /**
  * @typedef {{update: Function, onError: (msg: object) => void, onSetupState?: (msg: object) => void,
- *            onReconnect?: () => void, destroy?: () => void}} Screen
+ *            onReconnect?: () => void, destroy?: () => void, chat?: import("./chat.js").ChatPanel}} Screen
+ *            `chat`: the play screen's chat panel (issue 19), fed from each snapshot's `chat` and the `chat` messages
  * @typedef {{manifest: object, game: object, seat: string|null, gameId: string, send: (msg: object) => boolean,
  *            countdown: import("./clock.js").Countdown}} ScreenCtx
  */
@@ -42,6 +43,7 @@ export function startGameEntry(game) {
     }),
     onError: later((msg) => screen?.obj.onError(msg)),
     onReconnect: later(() => screen?.obj.onReconnect?.()),
+    onChat: later((msg) => screen?.obj.chat?.receive(msg.message)),
   });
   const { gameId, screenEl, countdown, send } = page;
 
@@ -59,6 +61,7 @@ export function startGameEntry(game) {
     } else {
       show("play", () => game.play(screenEl, ctx()));
       screen.obj.update(g, msg.view, msg.notes);
+      screen.obj.chat?.set(msg.chat, g);
     }
   }
 
