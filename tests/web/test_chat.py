@@ -273,3 +273,20 @@ def test_waiting_for_the_friend_there_is_no_one_to_chat_with(client, browsers) -
         assert snapshot(s)["chat"] is None
         s.send_json({"type": "chat", "phrase": "gl"})
         assert error(s)["code"] == "chat_not_allowed"
+
+
+def test_a_guests_blocks_follow_it_when_it_registers(client, browsers) -> None:
+    """Issue 19 «Chat» 3 (a per-commander list): blocks made as a guest move with the guest's things to the new
+    account (PROGRESSION.md §1), both the guest's own and those against it."""
+    guest, other = Person(client), browsers()
+    game_id, invite = guest.create(side="south")
+    other.join(invite)
+    with guest.ws(game_id) as s:
+        snapshot(s)
+        s.send_json({"type": "chat.block", "blocked": True})
+        until(s, lambda m: m["type"] == "snapshot" and m["chat"]["blocked"])
+    register(guest, "Лазарев", "lazarev@example.org")
+    second, invite = guest.create(side="south")
+    other.join(invite)
+    with guest.ws(second) as s:
+        assert snapshot(s)["chat"]["blocked"] is True
