@@ -10,7 +10,12 @@ Floods (issue 16), each refused with an ``error`` message and a close: frames ov
 ``ws_max_rate_per_address`` from one client address across all its sockets, each further message is refused
 (``flood``, the socket stays open); at the opening, more than ``ws_max_per_address`` open
 sockets of one address on this instance or more than ``ws_max_per_seat`` of one seat (1008); socket openings
-beyond ``RATE_SOCKETS`` per address are refused at the handshake (HTTP 403).
+beyond ``RATE_SOCKETS`` per address are refused at the handshake (HTTP 403). Chat messages (issue 19) are counted
+per seat of the game (``RATE_CHAT`` through ``app.state.limits``): beyond, ``chat_flood`` and nothing stored.
+
+The seats' chat rides on the game's bus channel beside "game changed": a ``chat`` event goes to this socket as it is
+(unless its seat blocks the writer; never to a spectator), a ``chat.blocks`` event re-reads a seat's block list and
+sends that seat a snapshot (``GameService.chat_event``); neither makes the socket re-read the game.
 """
 
 from __future__ import annotations
