@@ -48,6 +48,18 @@ def test_two_players_chat_block_and_a_spectator_sees_none(browser, server_url, c
         a.goto(server_url + made["url"])
         for p in (a, b):
             p.wait_for_function("() => window.admiral.game && window.admiral.game.status === 'setup'")
+        # «Удачи!» during the setup (from a second socket of south's: the setup screens have no panel), shown
+        # once play begins: the play screen's panel gets the messages the page heard before it
+        a.evaluate(
+            """async () => {
+              const ws = new WebSocket(`ws://${location.host}/ws/games/${window.admiral.game.id}`);
+              await new Promise((ok) => ws.addEventListener("open", ok));
+              ws.send(JSON.stringify({ type: "chat", phrase: "gl" }));
+              await new Promise((ok) => setTimeout(ok, 500));
+              ws.close();
+            }"""
+        )
+        for p in (a, b):
             set_up(p)
         for p in (a, b):
             p.wait_for_function("() => window.admiral.game.status === 'play' && window.admiral.view")
@@ -55,17 +67,18 @@ def test_two_players_chat_block_and_a_spectator_sees_none(browser, server_url, c
         phone = size == "phone"
         assert (a.locator(".chat .chat-toggle").get_attribute("aria-expanded") == "false") == phone
         open_chat(a)
+        assert lines(a) == ["Вы: Удачи!"]
 
-        # A quick phrase: south sends «Удачи!»; north sees it with south's nickname (on a phone: the unread count).
-        press(a, a.locator(".chat-phrase[data-phrase=gl]"))
-        a.locator(".chat .chat-line.mine", has_text="Удачи!").wait_for()
-        b.locator(".chat .chat-line.theirs", has_text="Удачи!").wait_for(state="attached")
+        # A quick phrase: south sends «Спасибо»; north sees it with south's nickname (on a phone: the unread count).
+        press(a, a.locator(".chat-phrase[data-phrase=thanks]"))
+        a.locator(".chat .chat-line.mine", has_text="Спасибо").wait_for()
+        b.locator(".chat .chat-line.theirs", has_text="Спасибо").wait_for(state="attached")
         if phone:
             assert b.locator(".chat .chat-unread").inner_text() == "1"
             b.screenshot(path=chat_shots / f"{tag}-1-unread.png")
             open_chat(b)
             b.locator(".chat .chat-unread").wait_for(state="hidden")
-        assert lines(b) == [f"{nick_a}: Удачи!"]
+        assert lines(b) == [f"{nick_a}: Удачи!", f"{nick_a}: Спасибо"]
 
         # Free text (both registered): the counter counts what the user sees; markup stays text.
         box = b.locator(".chat .chat-input")
@@ -84,7 +97,7 @@ def test_two_players_chat_block_and_a_spectator_sees_none(browser, server_url, c
             "() => { Object.defineProperty(document, 'hidden', {configurable: true, get: () => true});"
             " document.dispatchEvent(new Event('visibilitychange')); }"
         )
-        press(b, b.locator(".chat-phrase[data-phrase=thanks]"))
+        press(b, b.locator(".chat-phrase[data-phrase=gl]"))
         a.wait_for_function("() => document.title.startsWith('(1) ')")
         a.evaluate(
             "() => { Object.defineProperty(document, 'hidden', {configurable: true, get: () => false});"
@@ -96,7 +109,7 @@ def test_two_players_chat_block_and_a_spectator_sees_none(browser, server_url, c
         press(a, a.get_by_role("button", name="Скрыть сообщения соперника"))
         a.get_by_role("button", name="Показывать сообщения соперника").wait_for()
         a.wait_for_function("() => !document.querySelector('.chat .chat-line.theirs')")
-        assert lines(a) == ["Вы: Удачи!"]
+        assert lines(a) == ["Вы: Удачи!", "Вы: Спасибо"]
         press(b, b.locator(".chat-phrase[data-phrase=gg]"))
         b.locator(".chat .chat-line.mine", has_text="Хорошая партия").wait_for()
         assert b.locator(".chat .chat-blocked").is_hidden()  # the blocked one is not told
@@ -111,8 +124,10 @@ def test_two_players_chat_block_and_a_spectator_sees_none(browser, server_url, c
         # A spectator: no chat panel, and nothing of the chat in what it received.
         w.goto(server_url + made["url"])
         w.wait_for_function("() => window.admiral.game && window.admiral.game.status === 'play'")
-        press(a, a.locator(".chat-phrase[data-phrase=gl]"))
-        b.locator(".chat .chat-line.theirs", has_text="Удачи!").nth(1).wait_for()
+        press(a, a.locator(".chat .chat-input"))
+        a.locator(".chat .chat-input").fill("Ещё партию?")
+        press(a, a.locator(".chat .chat-send"))
+        b.locator(".chat .chat-line.theirs", has_text="Ещё партию?").wait_for()
         assert w.locator(".chat").is_hidden()
         assert "chat" not in w.evaluate("() => window.admiral.recent")
         w.screenshot(path=chat_shots / f"{tag}-5-spectator.png")

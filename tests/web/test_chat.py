@@ -290,3 +290,34 @@ def test_a_guests_blocks_follow_it_when_it_registers(client, browsers) -> None:
     other.join(invite)
     with guest.ws(second) as s:
         assert snapshot(s)["chat"]["blocked"] is True
+
+
+def test_a_move_snapshot_carries_the_chat_state_not_its_messages(client, browsers) -> None:
+    """Issue 19 «Chat» 5: the history comes in a socket's first snapshot (the last 100); the snapshots of moves
+    carry the chat's state with ``messages: null``, so a move does not resend the chat."""
+    game_id, south, north = start_game(browsers)
+    with south.ws(game_id) as s, north.ws(game_id) as n:
+        assert snapshot(s)["chat"]["messages"] == []
+        snapshot(n)
+        s.send_json({"type": "chat", "phrase": "gl"})
+        chat(n)
+        for ws in (s, n):
+            ws.send_json({"type": "setup.auto", "setup": {}})
+            state = until(ws, lambda m: m["type"] == "setup.state")
+            ws.send_json({"type": "setup.ready", "setup": state["draft"]})
+        play = snapshot(n, status="play")["chat"]
+        assert play["messages"] is None and play["blocked"] is False and play["phrases"][0] == "gl"
+    with north.ws(game_id) as n:
+        assert [m["body"] for m in snapshot(n)["chat"]["messages"]] == ["gl"]
+
+
+def test_the_history_is_the_last_hundred(client, browsers) -> None:
+    """Issue 19 «Chat» 5: a seat's snapshot holds the last 100 messages, oldest first."""
+    game_id, south, _north = start_game(browsers)
+    store = client.app.state.service.chat_store
+    for i in range(105):
+        store.add(game_id, "south" if i % 2 else "north", "phrase", "gl")
+    with south.ws(game_id) as s:
+        messages = snapshot(s)["chat"]["messages"]
+    ids = [m["id"] for m in messages]
+    assert len(ids) == 100 and ids == sorted(ids) and messages[0]["side"] == "south"

@@ -104,7 +104,8 @@ export class ChatPanel {
    * snapshot's `game` (the players' names).
    */
   set(chat, game) {
-    this.state = chat || null;
+    // a copy: receive() appends to it (`messages: null`, the state alone, keeps the messages shown)
+    this.state = chat ? { ...chat, messages: [...(chat.messages ?? this.state?.messages ?? [])] } : null;
     this.el.hidden = !this.state;
     if (!this.state) return;
     for (const side of ["south", "north"]) this.names[side] = game?.players?.[side]?.name || null;

@@ -22,6 +22,10 @@ import { t } from "./t.js";
  */
 export function startGameEntry(game) {
   let screen = null; // {kind, obj}
+  // The seat's chat (issue 19): the last snapshot's state with every message known. A socket's first snapshot
+  // brings the messages, later ones only the state (`messages: null`), `chat` messages the new ones; a screen made
+  // later (play after the setup) gets them all.
+  let chat = null;
   let manifest = null;
   // Messages wait for the manifest (the first snapshot may come before it), then run in order.
   let queue = game.loadManifest(document.getElementById("app").dataset.manifest).then(
@@ -43,12 +47,16 @@ export function startGameEntry(game) {
     }),
     onError: later((msg) => screen?.obj.onError(msg)),
     onReconnect: later(() => screen?.obj.onReconnect?.()),
-    onChat: later((msg) => screen?.obj.chat?.receive(msg.message)),
+    onChat: later((msg) => {
+      if (chat && !chat.messages.some((m) => m.id === msg.message.id)) chat.messages.push(msg.message);
+      screen?.obj.chat?.receive(msg.message);
+    }),
   });
   const { gameId, screenEl, countdown, send } = page;
 
   function onSnapshot(msg) {
     const g = msg.game;
+    chat = msg.chat ? { ...msg.chat, messages: msg.chat.messages ?? chat?.messages ?? [] } : null;
     countdown.set(g.clocks);
     const seat = page.seatOf(g);
     const ctx = () => ({ manifest, game: g, seat, gameId, send, countdown });
@@ -56,12 +64,13 @@ export function startGameEntry(game) {
     if (inSetup && seat) {
       show("setup", () => game.setup(screenEl, ctx()));
       screen.obj.update(g, msg.setup);
+      screen.obj.chat?.set(chat, g);
     } else if (inSetup) {
       show("wait", () => waitingScreen());
     } else {
       show("play", () => game.play(screenEl, ctx()));
       screen.obj.update(g, msg.view, msg.notes);
-      screen.obj.chat?.set(msg.chat, g);
+      screen.obj.chat?.set(chat, g);
     }
   }
 

@@ -213,14 +213,17 @@ class ChatMixin(SessionBase):
                 return False
         return other.browser_hash in seat.chat_blocks[1]
 
-    def chat_of(self, g: LiveGame, side: str | None) -> dict[str, Any] | None:
+    def chat_of(self, g: LiveGame, side: str | None, *, history: bool = True) -> dict[str, Any] | None:
         """A seat's ``chat`` of its snapshot (docs/protocol.md): ``{"phrases", "free_text", "text_max", "blocked",
-        "messages"}``, the messages without the opponent's when the seat blocks them; ``None`` for a spectator and
-        in a game without chat (a bot or a free seat)."""
+        "messages"}``, the messages without the opponent's when the seat blocks them (``None`` without
+        ``history``: the client keeps those it has); ``None`` for a spectator and in a game without chat (a bot or
+        a free seat)."""
         if side is None or not self.chat_open(g):
             return None
         blocked = self.chat_blocks(g, side)
-        messages = [m for m in self._chat_history(g) if not (blocked and m["side"] != side)]
+        messages = None
+        if history:
+            messages = [m for m in self._chat_history(g) if not (blocked and m["side"] != side)]
         return {
             "phrases": list(PHRASES), "free_text": self.free_text(g), "text_max": TEXT_MAX, "blocked": blocked,
             "messages": messages,
@@ -246,9 +249,17 @@ class ChatMixin(SessionBase):
             return [], False
         return [{"type": "chat", "message": message}], False
 
+    @staticmethod
+    def chat_forget(g: LiveGame) -> None:
+        """Forget what this instance knows of ``g``'s chat and its seats' blocks (events may have been lost: a Redis
+        reconnect); the next snapshot reads them again."""
+        g.chat = None
+        for seat in g.seats.values():
+            seat.chat_blocks = None
+
     def chat_replay(self, g: LiveGame, key: str | None) -> list[dict[str, Any]] | None:
         """The chat of a finished game for its replay, to its two players only (``key``: who asks, an identity
         key): the messages of :meth:`chat_of`, ``None`` for anyone else."""
         side = g.seat_of(key)
         chat = self.chat_of(g, side) if side is not None else None
-        return None if chat is None else chat["messages"]
+        return None if chat is None else chat["messages"] or []

@@ -111,11 +111,13 @@ class _Socket:
         self.lock = asyncio.Lock()
         self.shown: int | None = None
 
-    async def send_snapshot(self, service: GameService, g: Any, side: str | None, browser: str | None) -> None:
+    async def send_snapshot(
+        self, service: GameService, g: Any, side: str | None, browser: str | None, *, chat_history: bool = False
+    ) -> None:
         """Send ``side``'s snapshot of ``g`` (the live game only ever holds what is stored: a change is swapped
-        in after its write)."""
+        in after its write); with ``chat_history`` its chat's messages too (else only the chat's state)."""
         self.shown = service.store.known.get(g.id)
-        await self.send(service.snapshot(g, side, browser))
+        await self.send(service.snapshot(g, side, browser, chat_history=chat_history))
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.lock:
@@ -235,7 +237,7 @@ async def _serve(
                 batch = [m for m in batch if m.get("type") not in CHAT_EVENTS]
                 if not batch:
                     if resnap:
-                        await sock.send_snapshot(service, g, side, browser)
+                        await sock.send_snapshot(service, g, side, browser, chat_history=True)
                     continue
             if shared:
                 ticks = all(m.get("type") == "tick" for m in batch)
@@ -267,7 +269,10 @@ async def _serve(
                 declined = m.get("declined")
                 if isinstance(declined, dict) and side is not None and declined.get("to") == side:
                     await sock.send({"type": "declined", "offer": declined.get("offer")})
-            await sock.send_snapshot(service, g, side, browser)
+            lost = any(m.get("reconnect") for m in batch)  # events may have been lost: the chat is read again
+            if lost:
+                service.chat_forget(g)
+            await sock.send_snapshot(service, g, side, browser, chat_history=lost)
 
     limits = ws.app.state.limits  # a rematch makes a game: RATE_GAMES counts it
     stamps: deque[float] = deque()  # this socket's messages in the last second
@@ -277,7 +282,7 @@ async def _serve(
     writer_task = asyncio.create_task(writer())
     writer_task.add_done_callback(_outcome)
     try:
-        await sock.send_snapshot(service, g, side, browser)
+        await sock.send_snapshot(service, g, side, browser, chat_history=True)
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
