@@ -226,8 +226,8 @@ async def _serve(
             batch = [msg]
             while not sub.queue.empty():
                 batch.append(sub.queue.get_nowait())
+            resnap = False  # a block of this seat's changed: its next snapshot brings the chat's messages again
             if any(m.get("type") in CHAT_EVENTS for m in batch):  # the seats' chat (issue 19): no game change
-                resnap = False
                 for m in batch:
                     if m.get("type") in CHAT_EVENTS:
                         out, again = service.chat_event(g, side, m)
@@ -272,7 +272,7 @@ async def _serve(
             lost = any(m.get("reconnect") for m in batch)  # events may have been lost: the chat is read again
             if lost:
                 service.chat_forget(g)
-            await sock.send_snapshot(service, g, side, browser, chat_history=lost)
+            await sock.send_snapshot(service, g, side, browser, chat_history=lost or resnap)
 
     limits = ws.app.state.limits  # a rematch makes a game: RATE_GAMES counts it
     stamps: deque[float] = deque()  # this socket's messages in the last second
