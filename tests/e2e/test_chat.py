@@ -47,7 +47,7 @@ def test_two_players_chat_block_and_a_spectator_sees_none(browser, server_url, c
         press(b, b.get_by_role("button", name="Принять приглашение"))
         a.goto(server_url + made["url"])
         for p in (a, b):
-            p.wait_for_function("() => window.admiral.game && window.admiral.game.status === 'setup'")
+            p.wait_for_function("() => window.admiral?.game?.status === 'setup'")
         # «Удачи!» during the setup (from a second socket of south's: the setup screens have no panel), shown
         # once play begins: the play screen's panel gets the messages the page heard before it
         a.evaluate(
@@ -62,7 +62,7 @@ def test_two_players_chat_block_and_a_spectator_sees_none(browser, server_url, c
         for p in (a, b):
             set_up(p)
         for p in (a, b):
-            p.wait_for_function("() => window.admiral.game.status === 'play' && window.admiral.view")
+            p.wait_for_function("() => window.admiral?.game?.status === 'play' && window.admiral.view")
             p.locator(".chat").wait_for()
         phone = size == "phone"
         assert (a.locator(".chat .chat-toggle").get_attribute("aria-expanded") == "false") == phone
@@ -123,7 +123,7 @@ def test_two_players_chat_block_and_a_spectator_sees_none(browser, server_url, c
 
         # A spectator: no chat panel, and nothing of the chat in what it received.
         w.goto(server_url + made["url"])
-        w.wait_for_function("() => window.admiral.game && window.admiral.game.status === 'play'")
+        w.wait_for_function("() => window.admiral?.game?.status === 'play'")
         press(a, a.locator(".chat .chat-input"))
         a.locator(".chat .chat-input").fill("Ещё партию?")
         press(a, a.locator(".chat .chat-send"))
@@ -131,6 +131,16 @@ def test_two_players_chat_block_and_a_spectator_sees_none(browser, server_url, c
         assert w.locator(".chat").is_hidden()
         assert "chat" not in w.evaluate("() => window.admiral.recent")
         w.screenshot(path=chat_shots / f"{tag}-5-spectator.png")
+
+        # Phrases are keys: north, now reading in English, sees south's «Удачи!» as «Good luck!»; texts stay as typed.
+        b_ctx.add_cookies([{"name": "admiral_lang", "value": "en", "url": server_url}])
+        b.reload()
+        b.locator(".chat").wait_for()
+        open_chat(b)
+        shown = lines(b)
+        assert shown[0] == f"{nick_a}: Good luck!" and shown[1] == f"{nick_a}: Thank you", shown
+        assert shown[-1] == f"{nick_a}: Ещё партию?" and "You: <b>Привет</b> 👍🏽" in shown
+        b.screenshot(path=chat_shots / f"{tag}-6-english.png")
         assert not page_errors.errors, page_errors.errors
     finally:
         for ctx in (a_ctx, b_ctx, w_ctx):
