@@ -96,6 +96,7 @@ export class ChatPanel {
     this.el.classList.toggle("open", this.open);
     this.toggle.setAttribute("aria-expanded", String(this.open));
     if (this.open && !document.hidden) this.markRead();
+    if (this.open) this.scrollDown(); // a closed log had no height to scroll: the newest line comes into sight
     if (this.open && reveal && this.collapsible) requestAnimationFrame(() => this.el.scrollIntoView({ block: "nearest" }));
   }
 
