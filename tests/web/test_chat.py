@@ -187,7 +187,9 @@ def test_a_block_hides_the_opponent_in_this_game_and_later_ones_and_can_be_undon
         chat(n)
         chat(s)
         n.send_json({"type": "chat.block", "blocked": True})
-        got = until(n, lambda m: m["type"] == "snapshot" and m["chat"]["blocked"])["chat"]
+        got = until(
+            n, lambda m: m["type"] == "snapshot" and m["chat"]["blocked"] and m["chat"]["messages"] is not None
+        )["chat"]
         assert got["messages"] == []  # «gl» is hidden from the blocker
         s.send_json({"type": "chat", "phrase": "gg"})
         assert chat(s)["body"] == "gg"  # the blocked one sees its own message: it is not told
@@ -207,7 +209,9 @@ def test_a_block_hides_the_opponent_in_this_game_and_later_ones_and_can_be_undon
         s.send_json({"type": "chat", "phrase": "gl"})
         chat(s)
         n.send_json({"type": "chat.block", "blocked": False})
-        got = until(n, lambda m: m["type"] == "snapshot" and m["chat"]["blocked"] is False)["chat"]
+        got = until(
+            n, lambda m: m["type"] == "snapshot" and m["chat"]["blocked"] is False and m["chat"]["messages"] is not None
+        )["chat"]
         assert [m["body"] for m in got["messages"]] == ["gl"]
         s.send_json({"type": "chat", "phrase": "gg"})
         assert chat(n)["body"] == "gg"

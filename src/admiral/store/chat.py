@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, delete, insert, literal, select
+from sqlalchemy import Engine, delete, func, insert, literal, select
 from sqlalchemy.exc import IntegrityError
 
 from .models import ChatBlockRow, ChatMessageRow, GameRow, utcnow
@@ -64,6 +64,14 @@ class ChatStore:
                 select(_MESSAGES).where(_MESSAGES.c.game_id == game_id).order_by(_MESSAGES.c.id.desc()).limit(limit)
             ).all()
         return [chat_message(r) for r in reversed(rows)]
+
+    def tip(self, game_id: str) -> tuple[int, int]:
+        """``(count, newest id)`` of the game's messages (``(0, 0)``: none): one indexed read, to tell whether a
+        copy of the last ones is behind."""
+        query = select(func.count(), func.max(_MESSAGES.c.id)).where(_MESSAGES.c.game_id == game_id)
+        with self.engine.connect() as conn:
+            count, newest = conn.execute(query).one()
+        return count, newest or 0
 
     def blocked_by(self, blocker_key: str) -> set[str]:
         """The identity keys ``blocker_key`` blocks."""

@@ -249,13 +249,36 @@ class ChatMixin(SessionBase):
             return [], False
         return [{"type": "chat", "message": message}], False
 
-    @staticmethod
-    def chat_forget(g: LiveGame) -> None:
-        """Forget what this instance knows of ``g``'s chat and its seats' blocks (events may have been lost: a Redis
-        reconnect); the next snapshot reads them again."""
-        g.chat = None
-        for seat in g.seats.values():
-            seat.chat_blocks = None
+    #: Seconds between checks of one game's stored chat against this instance's copy (its sockets share one).
+    CHAT_RECHECK_S = 1.0
+
+    async def chat_recheck(self, g: LiveGame, *, blocks: bool = False, force: bool = False) -> None:
+        """Bring this instance's copy of ``g``'s chat up to the database if it is behind (one indexed read of the
+        count and newest id, the messages only when they differ, then ``g.chat_version`` goes up; at most once per
+        :data:`CHAT_RECHECK_S` per game): a chat
+        event may have been lost — this instance's subscription to the game reached Redis after a message was
+        published, or Redis reconnected. Called on a seat's socket opening (``force``: whenever it was last
+        checked), its resync and its periodic tick (instances sharing the games). ``blocks``: forget the seats'
+        block lists too (read again on the next snapshot: a ``chat.blocks`` event may have been lost). A failed read
+        changes nothing."""
+        if blocks:
+            for seat in g.seats.values():
+                seat.chat_blocks = None
+        mono = self.now.mono()
+        if not self.chat_open(g) or (not force and mono - g.chat_checked_at < self.CHAT_RECHECK_S):
+            return
+        g.chat_checked_at = mono
+        try:
+            if g.chat is None:
+                g.chat = await self._db(self.chat_store.recent, g.id, HISTORY)
+                return
+            count, newest = await self._db(self.chat_store.tip, g.id)
+            if (min(count, HISTORY), newest) == (len(g.chat), g.chat[-1]["id"] if g.chat else 0):
+                return
+            g.chat = await self._db(self.chat_store.recent, g.id, HISTORY)
+            g.chat_version += 1
+        except Exception:
+            g.log.warning("reading the chat failed", exc_info=True)
 
     def chat_replay(self, g: LiveGame, key: str | None) -> list[dict[str, Any]] | None:
         """The chat of a finished game for its replay, to its two players only (``key``: who asks, an identity

@@ -221,6 +221,10 @@ class LiveGame:
         self.outbox: list[dict[str, Any]] = []
         #: The last chat messages between the seats (:mod:`.chat`), oldest first; ``None`` until read.
         self.chat: list[dict[str, Any]] | None = None
+        #: When this instance last checked the stored chat against ``chat`` (monotonic s; ``chat_recheck``), and
+        #: how many times such a check found the copy behind (a socket that showed an older one sends it again).
+        self.chat_checked_at = 0.0
+        self.chat_version = 0
 
     @property
     def active(self) -> bool:

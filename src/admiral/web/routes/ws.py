@@ -110,6 +110,9 @@ class _Socket:
         self.ws = ws
         self.lock = asyncio.Lock()
         self.shown: int | None = None
+        #: The instance's ``chat_version`` of the game when this socket last got the chat's messages: once a check
+        #: found the copy behind (a lost event), the socket gets them again.
+        self.chat_version = 0
 
     async def send_snapshot(
         self, service: GameService, g: Any, side: str | None, browser: str | None, *, chat_history: bool = False
@@ -117,7 +120,10 @@ class _Socket:
         """Send ``side``'s snapshot of ``g`` (the live game only ever holds what is stored: a change is swapped
         in after its write); with ``chat_history`` its chat's messages too (else only the chat's state)."""
         self.shown = service.store.known.get(g.id)
-        await self.send(service.snapshot(g, side, browser, chat_history=chat_history))
+        message = service.snapshot(g, side, browser, chat_history=chat_history)
+        if chat_history:
+            self.chat_version = g.chat_version
+        await self.send(message)
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.lock:
@@ -239,6 +245,11 @@ async def _serve(
                     if resnap:
                         await sock.send_snapshot(service, g, side, browser, chat_history=True)
                     continue
+            if shared and side is not None and any(m.get("resync") or m.get("type") == "tick" for m in batch):
+                # a chat event may have been lost (this instance's subscription landed late, Redis reconnected):
+                # the copy is checked against the database, and a socket behind it gets the chat's messages again
+                await service.chat_recheck(g, blocks=any(m.get("reconnect") for m in batch))
+                resnap = resnap or g.chat_version != sock.chat_version
             if shared:
                 ticks = all(m.get("type") == "tick" for m in batch)
                 # a tick, or the resync when this instance's subscription lands, only checks: a snapshot follows
@@ -259,7 +270,7 @@ async def _serve(
                 # brought the copy up to date first (a page load, another socket), after this socket's last
                 # snapshot. Skip only when the socket has shown this very revision (issue 16: a tab stayed on
                 # an old position until its player lost on time).
-                if not changed and checks and sock.shown == service.store.known.get(g.id):
+                if not changed and checks and not resnap and sock.shown == service.store.known.get(g.id):
                     continue
             if all(m.get("type") == "notes" and m.get("side") != side for m in batch):
                 continue  # another seat's private notes changed: nothing this socket may see
@@ -269,13 +280,12 @@ async def _serve(
                 declined = m.get("declined")
                 if isinstance(declined, dict) and side is not None and declined.get("to") == side:
                     await sock.send({"type": "declined", "offer": declined.get("offer")})
-            lost = any(m.get("reconnect") for m in batch)  # events may have been lost: the chat is read again
-            if lost:
-                service.chat_forget(g)
-            await sock.send_snapshot(service, g, side, browser, chat_history=lost or resnap)
+            await sock.send_snapshot(service, g, side, browser, chat_history=resnap)
 
     limits = ws.app.state.limits  # a rematch makes a game: RATE_GAMES counts it
     stamps: deque[float] = deque()  # this socket's messages in the last second
+    if shared and side is not None:  # the seat's first snapshot holds every message stored, lost events or not
+        await service.chat_recheck(g, force=True)  # (before the writer starts: that snapshot must come first)
     metrics.SOCKETS.inc()
     service.connect(g, side)
     g.log.info("socket open role=%s", side or "spectator")
