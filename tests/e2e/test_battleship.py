@@ -304,7 +304,8 @@ def test_laptop_friend_game_hasbro_unnamed(browser, server_url, bs_shots, page_e
         winner, loser = (a, b) if a.evaluate("() => window.admiral.game.result.winner") == seat(a) else (b, a)
         check_end(winner, loser, bs_shots, "laptop-hasbro-unnamed")
         path = winner.evaluate("() => location.pathname")
-        press(winner, winner.get_by_role("button", name="Реванш"))  # an offer (issue 18): the loser accepts it
+        # an offer (issue 18): the loser accepts it
+        press(winner, winner.get_by_role("button", name="Реванш", exact=True))
         loser.locator(".offer-strip", has_text="Соперник предлагает реванш").wait_for()
         assert winner.get_by_role("button", name="Реванш предложен").is_disabled()
         press(loser, loser.locator(".offer-strip").get_by_role("button", name="Принять"))

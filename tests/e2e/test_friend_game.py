@@ -227,7 +227,7 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         assert "Соперник сдался" in south.locator(".result-panel").inner_text()
         north.locator(".result-panel h2").wait_for()
         assert north.locator(".result-panel h2").inner_text() == "Поражение"
-        assert south.get_by_role("button", name="Реванш").is_visible()
+        assert south.get_by_role("button", name="Реванш", exact=True).is_visible()
         record = south.get_by_role("link", name="Скачать запись (JSON)")
         assert record.get_attribute("href").endswith("/record.json")
         # after the end both fleets are open
@@ -251,7 +251,7 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         # Rematch (issue 18): South offers it, North (the phone) sees the offer under the board and accepts; both
         # are taken to the new game, sides swapped.
         first = south.url
-        south.get_by_role("button", name="Реванш").click()
+        south.get_by_role("button", name="Реванш", exact=True).click()
         south.get_by_role("button", name="Реванш предложен").wait_for()
         assert south.url == first and north.url == first  # an offer moves nobody
         strip = north.locator(".offer-strip", has_text="Соперник предлагает реванш")

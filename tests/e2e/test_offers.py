@@ -191,7 +191,7 @@ def test_names_tab_draw_and_rematch_offers(browser, server_url, offer_shots, pag
 
         # 4. The guest offers a rematch; the commander is told, declines; the guest is told.
         heard = len(a.evaluate("() => window.admiral.sounds"))
-        press(b, b.get_by_role("button", name="Реванш"))
+        press(b, b.get_by_role("button", name="Реванш", exact=True))
         b.get_by_role("button", name="Реванш предложен").wait_for()
         toast_says(a, "Соперник предлагает реванш")
         offer = a.locator(".offer-strip", has_text="Соперник предлагает реванш")

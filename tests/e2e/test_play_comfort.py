@@ -288,7 +288,7 @@ def test_play_comfort_laptop_against_phone(browser, server_url, shots, page_erro
         box = result.bounding_box()
         assert box["y"] >= 0 and box["y"] + 60 <= 740, box  # its headline in sight
         assert north.locator(".report-strip").is_hidden()
-        assert north.get_by_role("button", name="Реванш").is_visible()
+        assert north.get_by_role("button", name="Реванш", exact=True).is_visible()
         north.screenshot(path=shots / "play-result-phone.png")
         south.locator(".result-panel").wait_for()
         first = south.locator(".move-list button.mv-line").first

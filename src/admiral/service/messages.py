@@ -19,7 +19,7 @@ from admiral.i18n import _
 
 from .errors import ServiceError
 
-__all__ = ["ClientMessage", "LobbyMessage", "parse_client_message", "parse_lobby_message"]
+__all__ = ["ChatBlockMsg", "ChatMsg", "ClientMessage", "LobbyMessage", "parse_client_message", "parse_lobby_message"]
 
 Setup = Annotated[dict[Annotated[str, Field(max_length=8)], Annotated[str, Field(max_length=8)]], Field(max_length=80)]
 
@@ -75,6 +75,24 @@ class NoteMsg(_Msg):
     note: Annotated[str, Field(max_length=8)] | None = None
 
 
+class ChatMsg(_Msg):
+    """``chat`` (issue 19): a quick ``phrase`` (its key: ``gl``, ``gg``, ``thanks``, ``rematch``) or a free ``text``,
+    exactly one of them. The text's length as the user sees it is checked by the service
+    (:func:`admiral.service.session.chat.text_length`); the frame limit bounds it here."""
+
+    type: Literal["chat"]
+    phrase: Annotated[str, Field(max_length=16)] | None = None
+    text: Annotated[str, Field(max_length=8000)] | None = None
+
+
+class ChatBlockMsg(_Msg):
+    """``chat.block`` (issue 19): block (``blocked: true``) or unblock the opponent's chat messages, in this game
+    and later ones."""
+
+    type: Literal["chat.block"]
+    blocked: Annotated[bool, Field(strict=True)]
+
+
 class SimpleMsg(_Msg):
     """Messages without fields."""
 
@@ -85,13 +103,14 @@ class SimpleMsg(_Msg):
 
 
 ClientMessage = Annotated[
-    SetupUpdateMsg | SetupAutoMsg | SetupReadyMsg | ActionMsg | PrefsMsg | NoteMsg | SimpleMsg,
+    SetupUpdateMsg | SetupAutoMsg | SetupReadyMsg | ActionMsg | PrefsMsg | NoteMsg | ChatMsg | ChatBlockMsg | SimpleMsg,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 _TYPES = {
     "setup.update", "setup.auto", "setup.ready", "action", "prefs", "note", "resign", "draw.offer", "draw.accept",
     "draw.decline", "abort", "claim", "rematch", "rematch.accept", "rematch.decline", "rematch.cancel", "ping",
+    "chat", "chat.block",
 }  # fmt: skip
 
 

@@ -72,10 +72,12 @@ def message(
     *,
     invite_url: str | None,
     notes: dict[str, str] | None,
+    chat: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The ``snapshot`` message for ``side`` (docs/protocol.md): the ``public`` facts of the game (status, version,
     settings, players, clocks, offers, result), the seat's private ones, the audience's view and, before play, the
-    seat's own setup. ``invite_url`` and ``notes`` are the seat's (dropped for a spectator)."""
+    seat's own setup. ``invite_url``, ``notes`` and ``chat`` (the seats' chat, issue 19) are the seat's (dropped for a
+    spectator: a spectator never receives the chat)."""
     private = seat_private(g, side)
     players = {
         s: {**p, "auto_declare": private["auto_declare"] if s == side else None} for s, p in public["players"].items()
@@ -96,4 +98,5 @@ def message(
         "view": view(g, side),
         "setup": setup,
         "notes": notes if side is not None else None,
+        "chat": chat if side is not None else None,
     }

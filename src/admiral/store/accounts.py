@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
 from .models import (
+    ChatBlockRow,
     CommanderGameRow,
     CommanderRow,
     FeedbackRow,
@@ -146,6 +147,9 @@ class AccountStore:
                     update(SavedSetupRow).where(SavedSetupRow.browser_hash == old_key).values(browser_hash=new_key)
                 )
                 s.execute(update(TutorialProgressRow).where(TutorialProgressRow.key == old_key).values(key=new_key))
+                # the guest's chat blocks, both ways (issue 19): the new key is fresh, so no pair exists yet
+                s.execute(update(ChatBlockRow).where(ChatBlockRow.blocker_key == old_key).values(blocker_key=new_key))
+                s.execute(update(ChatBlockRow).where(ChatBlockRow.blocked_key == old_key).values(blocked_key=new_key))
                 moved = select(GameSeatRow.game_id).where(GameSeatRow.browser_hash == new_key)
                 s.execute(  # other instances caching these games must see the change
                     update(GameRow).where(GameRow.id.in_(moved)).values(revision=GameRow.revision + 1)

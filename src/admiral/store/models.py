@@ -26,11 +26,10 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
-    "Base", "CommanderGameRow", "CommanderRow", "FeedbackRow", "GameActionRow", "GameResultRow", "GameRow",
-    "GameSeatRow", "LobbySeekRow", "MarkerNoteRow", "PasswordResetRow", "SavedSetupRow", "SessionRow",
-    "TutorialProgressRow", "utcnow",
+    "Base", "ChatBlockRow", "ChatMessageRow", "CommanderGameRow", "CommanderRow", "FeedbackRow", "GameActionRow",
+    "GameResultRow", "GameRow", "GameSeatRow", "LobbySeekRow", "MarkerNoteRow", "NotifyPrefRow", "PasswordResetRow",
+    "SavedSetupRow", "SessionRow", "TurnMailRow", "TutorialProgressRow", "utcnow",
 ]  # fmt: skip
-__all__ += ["NotifyPrefRow", "TurnMailRow"]  # issue 19: turn notifications by e-mail
 
 
 def utcnow() -> datetime:
@@ -326,3 +325,32 @@ class TurnMailRow(Base):
     side: Mapped[str] = mapped_column(String(8), primary_key=True)
     ply: Mapped[int] = mapped_column(Integer, default=-1)
     mailed_at: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class ChatMessageRow(Base):
+    """One chat message between the two seats of a game (issue 19, docs/protocol.md "Chat"): ``side`` the seat
+    that wrote it, ``kind`` ``phrase`` (``body`` is a quick phrase's key, shown in each reader's language) or
+    ``text`` (``body`` is the free text as stored: control characters stripped, at most
+    :data:`admiral.service.session.chat.TEXT_MAX` characters as the user sees them). Never shown to a spectator;
+    the replay shows it to the two players only."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    side: Mapped[str] = mapped_column(String(8))
+    kind: Mapped[str] = mapped_column(String(8))
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatBlockRow(Base):
+    """A commander who no longer sees another's chat messages (issue 19): ``blocker_key`` and ``blocked_key`` are
+    identity keys as ``game_seats.browser_hash`` (a guest's browser hash or a registered commander's key). Kept
+    across games; the blocked one is never told."""
+
+    __tablename__ = "chat_blocks"
+
+    blocker_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    blocked_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

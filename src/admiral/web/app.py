@@ -176,8 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "recover": settings.rate_recover, "recover_account_address": settings.rate_recover_account_address,
             "recover_account": settings.rate_recover_account, "feedback": settings.rate_feedback,
             "games": settings.rate_games, "challenges": settings.rate_challenges, "tutorial": settings.rate_tutorial,
-            "sockets": settings.rate_sockets,
-            "pages": settings.rate_pages,
+            "sockets": settings.rate_sockets, "pages": settings.rate_pages, "chat": settings.rate_chat,
         },
     )  # fmt: skip
 

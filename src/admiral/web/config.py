@@ -122,6 +122,8 @@ class Settings(BaseSettings):
     rate_tutorial: str = "120/minute;2000/hour"
     #: WebSocket connections opened per client address (a reconnecting tab opens a few a minute).
     rate_sockets: str = "60/minute;1000/hour"
+    #: Chat messages per seat of a game (issue 19): a flood beyond is refused (``chat_flood``) and not stored.
+    rate_chat: str = "5/10 seconds;30/10 minutes"
     #: Page and API reads (GET, HEAD; not static files, probes or catalogs) per client address.
     rate_pages: str = "600/minute"
 

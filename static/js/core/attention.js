@@ -10,6 +10,7 @@ const DOT = { turn: "#1f8a3b", low: "#c62828" };
 let base = document.title;
 let shown = { kind: null, ms: null };
 let plainIcon = null; // the page's own favicon (the data URL in base.html)
+let unreadChat = 0; // the opponent's chat messages that came while the tab was hidden (chat.js, issue 19)
 
 function iconLink() {
   return document.querySelector('link[rel="icon"]');
@@ -29,6 +30,7 @@ function paint() {
   if (kind === "low") document.title = `⏰ ${formatClock(ms ?? 0)} — ${base}`;
   else if (kind === "turn") document.title = `● ${t("Ваш ход")} — ${base}`;
   else document.title = base;
+  if (unreadChat) document.title = `(${unreadChat}) ${document.title}`;
   const link = iconLink();
   if (!link) return;
   if (plainIcon == null) plainIcon = link.getAttribute("href");
@@ -59,6 +61,13 @@ export function setAttention(kind, ms = null) {
     const detail = { kind: "turn", title: t("Ваш ход"), body: base, url: location.href };
     window.dispatchEvent(new CustomEvent("admiral:notify", { detail }));
   }
+  paint();
+}
+
+/** The count of unread chat messages the title shows first, as «(2) …» (0: none). */
+export function setUnreadChat(n) {
+  if (n === unreadChat) return;
+  unreadChat = n;
   paint();
 }
 

@@ -8,7 +8,8 @@ import { t } from "./t.js";
 
 /**
  * @typedef {{update: Function, onError: (msg: object) => void, onSetupState?: (msg: object) => void,
- *            onReconnect?: () => void, destroy?: () => void}} Screen
+ *            onReconnect?: () => void, destroy?: () => void, chat?: import("./chat.js").ChatPanel}} Screen
+ *            `chat`: the play screen's chat panel (issue 19), fed from each snapshot's `chat` and the `chat` messages
  * @typedef {{manifest: object, game: object, seat: string|null, gameId: string, send: (msg: object) => boolean,
  *            countdown: import("./clock.js").Countdown}} ScreenCtx
  */
@@ -21,6 +22,10 @@ import { t } from "./t.js";
  */
 export function startGameEntry(game) {
   let screen = null; // {kind, obj}
+  // The seat's chat (issue 19): the last snapshot's state with every message known. A socket's first snapshot
+  // brings the messages, later ones only the state (`messages: null`), `chat` messages the new ones; a screen made
+  // later (play after the setup) gets them all.
+  let chat = null;
   let manifest = null;
   // Messages wait for the manifest (the first snapshot may come before it), then run in order.
   let queue = game.loadManifest(document.getElementById("app").dataset.manifest).then(
@@ -42,11 +47,16 @@ export function startGameEntry(game) {
     }),
     onError: later((msg) => screen?.obj.onError(msg)),
     onReconnect: later(() => screen?.obj.onReconnect?.()),
+    onChat: later((msg) => {
+      if (chat && !chat.messages.some((m) => m.id === msg.message.id)) chat.messages.push(msg.message);
+      screen?.obj.chat?.receive(msg.message);
+    }),
   });
   const { gameId, screenEl, countdown, send } = page;
 
   function onSnapshot(msg) {
     const g = msg.game;
+    chat = msg.chat ? { ...msg.chat, messages: msg.chat.messages ?? chat?.messages ?? [] } : null;
     countdown.set(g.clocks);
     const seat = page.seatOf(g);
     const ctx = () => ({ manifest, game: g, seat, gameId, send, countdown });
@@ -54,11 +64,13 @@ export function startGameEntry(game) {
     if (inSetup && seat) {
       show("setup", () => game.setup(screenEl, ctx()));
       screen.obj.update(g, msg.setup);
+      screen.obj.chat?.set(chat, g);
     } else if (inSetup) {
       show("wait", () => waitingScreen());
     } else {
       show("play", () => game.play(screenEl, ctx()));
       screen.obj.update(g, msg.view, msg.notes);
+      screen.obj.chat?.set(chat, g);
     }
   }
 

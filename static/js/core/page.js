@@ -20,8 +20,8 @@ export function titleFor(game) {
 /**
  * Start the game page.
  * @param {{onSnapshot: (msg: object) => void, onSetupState?: (msg: object) => void, onError?: (msg: object) => void,
- *          onReconnect?: () => void}} handlers  onError runs after the error's toast; onReconnect when the socket
- *          is back after a loss
+ *          onReconnect?: () => void, onChat?: (msg: object) => void}} handlers  onError runs after the error's toast;
+ *          onReconnect when the socket is back after a loss; onChat on a `chat` message
  * @returns {{app: HTMLElement, gameId: string, role: string, game: string, screenEl: HTMLElement,
  *            countdown: Countdown, send: (msg: object) => boolean, seatOf: (game: object) => string|null,
  *            setTitle: (game: object) => void}}
@@ -81,6 +81,9 @@ export function startGamePage(handlers) {
         return;
       case "rematch": // the rematch was made (the viewer accepted, or their offer was): its setup
         if (msg.url) location.href = msg.url;
+        return;
+      case "chat": // the seats' chat (issue 19): the play screen's panel shows it
+        handlers.onChat?.(msg);
         return;
       case "declined":
         announce([{ text: declinedText(msg.offer), sound: "declined" }]);

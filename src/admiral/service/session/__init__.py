@@ -31,7 +31,7 @@ showing it its views again along the record (:meth:`Ruleset.bot_catch_up`).
 The session is small modules with one job each, composed into :class:`GameService`: :mod:`.play` (the
 socket messages and the action path), :mod:`.setup`, :mod:`.finish` (ends, credit, rematch), :mod:`.invites`,
 :mod:`.challenges` (open challenges, quick pairing), :mod:`.presence`, :mod:`.show` (what a snapshot holds),
-:mod:`.notes`, :mod:`.timers` (and the sweeper),
+:mod:`.notes`, :mod:`.chat`, :mod:`.timers` (and the sweeper),
 :mod:`.bots` (the bots runner), :mod:`.cache` (the instance cache and catch-up) over :mod:`.base` (locks,
 database calls, publishing); :mod:`admiral.service.snapshot` decides what each audience sees.
 """
@@ -42,6 +42,7 @@ from .base import SessionBase
 from .bots import BotsMixin
 from .cache import CacheMixin
 from .challenges import ChallengeMixin
+from .chat import ChatMixin
 from .finish import FinishMixin
 from .invites import InviteMixin
 from .live import LiveGame, Seat, ServiceOptions
@@ -64,6 +65,7 @@ class GameService(
     ChallengeMixin,
     PresenceMixin,
     ShowMixin,
+    ChatMixin,
     BotsMixin,
     TimerMixin,
     CacheMixin,

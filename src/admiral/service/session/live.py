@@ -123,6 +123,9 @@ class Seat:
     #: read for (a different holder, e.g. a guest who registered, is read again).
     profile: dict[str, Any] | None = None
     profile_of: str | None = None
+    #: The identity keys whose chat messages the seat's holder blocks (:mod:`.chat`), read as ``(holder, keys)``;
+    #: ``None`` until read or after a block changed on some instance.
+    chat_blocks: tuple[str, frozenset[str]] | None = None
 
     @property
     def connected(self) -> bool:
@@ -218,6 +221,12 @@ class LiveGame:
         #: Deltas of the actions committed here and not yet published (instances sharing the games): the
         #: next "changed" event carries them, so other instances apply them without reading the database.
         self.outbox: list[dict[str, Any]] = []
+        #: The last chat messages between the seats (:mod:`.chat`), oldest first; ``None`` until read.
+        self.chat: list[dict[str, Any]] | None = None
+        #: When this instance last checked the stored chat against ``chat`` (monotonic s; ``chat_recheck``), and
+        #: how many times such a check found the copy behind (a socket that showed an older one sends it again).
+        self.chat_checked_at = 0.0
+        self.chat_version = 0
 
     @property
     def active(self) -> bool:

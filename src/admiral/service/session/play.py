@@ -15,7 +15,17 @@ from admiral.store.repo import DuplicatePly
 from .. import metrics
 from ..clock import GameClock
 from ..errors import ServiceError, engine_message
-from ..messages import ActionMsg, ClientMessage, NoteMsg, PrefsMsg, SetupAutoMsg, SetupReadyMsg, SetupUpdateMsg
+from ..messages import (
+    ActionMsg,
+    ChatBlockMsg,
+    ChatMsg,
+    ClientMessage,
+    NoteMsg,
+    PrefsMsg,
+    SetupAutoMsg,
+    SetupReadyMsg,
+    SetupUpdateMsg,
+)
 from .base import SessionBase
 from .live import (
     DELTA_KEYS,
@@ -62,6 +72,12 @@ class PlayMixin(SessionBase):
         """
         if msg.type == "ping":
             return [{"type": "pong"}]
+        if isinstance(msg, ChatMsg):  # a spectator's is refused as a chat (chat_not_allowed), not as an action
+            await self._shielded(self.send_chat(g, side, phrase=msg.phrase, text=msg.text))
+            return []
+        if isinstance(msg, ChatBlockMsg):
+            await self._shielded(self.block_chat(g, side, msg.blocked))
+            return []
         if side is None:
             raise ServiceError("not_a_player", _("Вы зритель: действовать могут только игроки."))
         return await self._shielded(self._handle(g, side, msg, received))

@@ -40,8 +40,12 @@ class ShowMixin(SessionBase):
         mono = self.now.mono() if mono is None else mono
         return self._disconnected_ms(g, _other(side), mono) >= self.options.claim_grace_ms
 
-    def snapshot(self, g: LiveGame, side: str | None, browser_hash: str | None = None) -> dict[str, Any]:
-        """The ``snapshot`` message for ``side`` (``None``: spectator); see docs/protocol.md."""
+    def snapshot(
+        self, g: LiveGame, side: str | None, browser_hash: str | None = None, *, chat_history: bool = True
+    ) -> dict[str, Any]:
+        """The ``snapshot`` message for ``side`` (``None``: spectator); see docs/protocol.md. ``chat_history``:
+        whether the seat's ``chat`` carries the messages (a socket's first snapshot, a block change, a lost event)
+        or only its state (``messages: null``: every other snapshot, so a move does not resend the chat)."""
         mono = self.now.mono()
         clocks: dict[str, Any] = {"south_ms": None, "north_ms": None, "running": None, "setup_ms": None}
         if g.clock is not None:
@@ -81,7 +85,8 @@ class ShowMixin(SessionBase):
             "rematch_offer": g.rematch_offer if g.rematch_id is None else None,
         }
         invite_url = self.invite_url_for(g, browser_hash) if side is not None else None
-        return snapshot.message(g, side, public, invite_url=invite_url, notes=self.notes_of(g, side))
+        chat = self.chat_of(g, side, history=chat_history) if side is not None else None
+        return snapshot.message(g, side, public, invite_url=invite_url, notes=self.notes_of(g, side), chat=chat)
 
     @staticmethod
     def _bot_info(g: LiveGame, level: int | None) -> dict[str, Any] | None:

@@ -64,12 +64,17 @@ async def game_record(game_id: str, service: ServiceDep) -> Response:
 
 
 @router.get("/games/{game_id}/replay", response_model=None)
-async def game_replay(game_id: str, service: ServiceDep) -> Any:
-    """Setups and per-ply deltas for stepping through a finished game (``409`` before the end)."""
+async def game_replay(game_id: str, service: ServiceDep, browser: BrowserHash) -> Any:
+    """Setups and per-ply deltas for stepping through a finished game (``409`` before the end). To the game's two
+    players only it adds ``chat``: the seats' messages (issue 19; ``ChatMixin.chat_replay``); anyone else gets
+    no ``chat`` key at all."""
     try:
-        return service.replay(await service.current(game_id))
+        g = await service.current(game_id)
+        data = service.replay(g)
     except ServiceError as e:
         return _error(e)
+    chat = service.chat_replay(g, browser)
+    return data if chat is None else {**data, "chat": chat}
 
 
 @router.get("/setups", response_model=list[SetupPublic], responses={400: {}})

@@ -10,7 +10,12 @@ Floods (issue 16), each refused with an ``error`` message and a close: frames ov
 ``ws_max_rate_per_address`` from one client address across all its sockets, each further message is refused
 (``flood``, the socket stays open); at the opening, more than ``ws_max_per_address`` open
 sockets of one address on this instance or more than ``ws_max_per_seat`` of one seat (1008); socket openings
-beyond ``RATE_SOCKETS`` per address are refused at the handshake (HTTP 403).
+beyond ``RATE_SOCKETS`` per address are refused at the handshake (HTTP 403). Chat messages (issue 19) are counted
+per seat of the game (``RATE_CHAT`` through ``app.state.limits``): beyond, ``chat_flood`` and nothing stored.
+
+The seats' chat rides on the game's bus channel beside "game changed": a ``chat`` event goes to this socket as it is
+(unless its seat blocks the writer; never to a spectator), a ``chat.blocks`` event re-reads a seat's block list and
+sends that seat a snapshot (``GameService.chat_event``); neither makes the socket re-read the game.
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ CLOSE_POLICY = 1008
 #: loses messages only around a Redis reconnect, which triggers a resync of its own).
 RESYNC_S = 10.0
 CLOSE_TOO_BIG = 1009
+#: Bus events of the seats' chat (:mod:`admiral.service.session.chat`): a socket's writer hands them on itself.
+CHAT_EVENTS = ("chat", "chat.blocks")
 
 
 class SocketGate:
@@ -103,12 +110,20 @@ class _Socket:
         self.ws = ws
         self.lock = asyncio.Lock()
         self.shown: int | None = None
+        #: The instance's ``chat_version`` of the game when this socket last got the chat's messages: once a check
+        #: found the copy behind (a lost event), the socket gets them again.
+        self.chat_version = 0
 
-    async def send_snapshot(self, service: GameService, g: Any, side: str | None, browser: str | None) -> None:
+    async def send_snapshot(
+        self, service: GameService, g: Any, side: str | None, browser: str | None, *, chat_history: bool = False
+    ) -> None:
         """Send ``side``'s snapshot of ``g`` (the live game only ever holds what is stored: a change is swapped
-        in after its write)."""
+        in after its write); with ``chat_history`` its chat's messages too (else only the chat's state)."""
         self.shown = service.store.known.get(g.id)
-        await self.send(service.snapshot(g, side, browser))
+        message = service.snapshot(g, side, browser, chat_history=chat_history)
+        if chat_history:
+            self.chat_version = g.chat_version
+        await self.send(message)
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.lock:
@@ -217,6 +232,24 @@ async def _serve(
             batch = [msg]
             while not sub.queue.empty():
                 batch.append(sub.queue.get_nowait())
+            resnap = False  # a block of this seat's changed: its next snapshot brings the chat's messages again
+            if any(m.get("type") in CHAT_EVENTS for m in batch):  # the seats' chat (issue 19): no game change
+                for m in batch:
+                    if m.get("type") in CHAT_EVENTS:
+                        out, again = service.chat_event(g, side, m)
+                        resnap = resnap or again
+                        for reply in out:
+                            await sock.send(reply)
+                batch = [m for m in batch if m.get("type") not in CHAT_EVENTS]
+                if not batch:
+                    if resnap:
+                        await sock.send_snapshot(service, g, side, browser, chat_history=True)
+                    continue
+            if shared and side is not None and any(m.get("resync") or m.get("type") == "tick" for m in batch):
+                # a chat event may have been lost (this instance's subscription landed late, Redis reconnected):
+                # the copy is checked against the database, and a socket behind it gets the chat's messages again
+                await service.chat_recheck(g, blocks=any(m.get("reconnect") for m in batch))
+                resnap = resnap or g.chat_version != sock.chat_version
             if shared:
                 ticks = all(m.get("type") == "tick" for m in batch)
                 # a tick, or the resync when this instance's subscription lands, only checks: a snapshot follows
@@ -237,7 +270,7 @@ async def _serve(
                 # brought the copy up to date first (a page load, another socket), after this socket's last
                 # snapshot. Skip only when the socket has shown this very revision (issue 16: a tab stayed on
                 # an old position until its player lost on time).
-                if not changed and checks and sock.shown == service.store.known.get(g.id):
+                if not changed and checks and not resnap and sock.shown == service.store.known.get(g.id):
                     continue
             if all(m.get("type") == "notes" and m.get("side") != side for m in batch):
                 continue  # another seat's private notes changed: nothing this socket may see
@@ -247,17 +280,19 @@ async def _serve(
                 declined = m.get("declined")
                 if isinstance(declined, dict) and side is not None and declined.get("to") == side:
                     await sock.send({"type": "declined", "offer": declined.get("offer")})
-            await sock.send_snapshot(service, g, side, browser)
+            await sock.send_snapshot(service, g, side, browser, chat_history=resnap)
 
     limits = ws.app.state.limits  # a rematch makes a game: RATE_GAMES counts it
     stamps: deque[float] = deque()  # this socket's messages in the last second
+    if shared and side is not None:  # the seat's first snapshot holds every message stored, lost events or not
+        await service.chat_recheck(g, force=True)  # (before the writer starts: that snapshot must come first)
     metrics.SOCKETS.inc()
     service.connect(g, side)
     g.log.info("socket open role=%s", side or "spectator")
     writer_task = asyncio.create_task(writer())
     writer_task.add_done_callback(_outcome)
     try:
-        await sock.send_snapshot(service, g, side, browser)
+        await sock.send_snapshot(service, g, side, browser, chat_history=True)
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
@@ -285,6 +320,10 @@ async def _serve(
                 break
             try:
                 msg = parse_client_message(data)
+                if msg.type == "chat" and side is not None and not limits.hit("chat", g.id, side):
+                    # per seat (every socket and instance of it: the limits' storage is shared), issue 19
+                    raise ServiceError("chat_flood", _("Слишком много сообщений в чате. Подождите немного."),
+                                       {"retry_after_s": limits.retry_after("chat", g.id, side)})  # fmt: skip
                 makes_game = side is not None and g.rematch_id is None and service.makes_rematch(g, side, msg.type)
                 if makes_game and not limits.hit("games", address):
                     raise ServiceError("rate_limited", _("Слишком много новых партий подряд. Подождите минуту."))

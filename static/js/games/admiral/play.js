@@ -2,6 +2,7 @@
 
 import { Board } from "./board.js";
 import { PlayerBars } from "../../core/bars.js";
+import { ChatPanel } from "../../core/chat.js";
 import { controlSender, fillControls, fillResult } from "../../core/controls.js";
 import { choose, h, toast } from "../../core/dom.js";
 import { SIDE_RU, otherSide } from "../../core/i18n.js";
@@ -123,6 +124,8 @@ export class PlayScreen {
     this.replay = new Replay(this.gameId, (units, ply) => this.showReplay(units, ply));
     this.replay.el.hidden = true;
     if (this.lesson) this.prefsEl.hidden = this.controlsEl.hidden = true;
+    // the players' chat (issue 19; none in a lesson): beside the board on a laptop, a strip under it on a phone
+    this.chat = this.lesson ? null : new ChatPanel({ send: this.send, seat: this.seat });
 
     const side = h(
       "aside",
@@ -156,6 +159,11 @@ export class PlayScreen {
         boardCol.append(this.defenceEl, this.actionBar);
       }
       this.turnBox.hidden = !this.turnBox.childElementCount;
+      if (this.chat) {
+        if (wide.matches) this.prefsEl.after(this.chat.el);
+        else boardCol.append(this.chat.el);
+        this.chat.setCollapsible(!wide.matches);
+      }
     };
     wide.addEventListener("change", place);
     place();
@@ -220,6 +228,7 @@ export class PlayScreen {
   /** The screen is replaced (or the lesson left): the bars stop ticking. */
   destroy() {
     this.bars.stop();
+    this.chat?.destroy();
   }
 
   // --- server messages ----------------------------------------------------------------------

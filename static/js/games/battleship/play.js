@@ -5,6 +5,7 @@
 // only offers the cells the server's view lists as legal.
 
 import { PlayerBars } from "../../core/bars.js";
+import { ChatPanel } from "../../core/chat.js";
 import { controlSender, fillControls, fillResult } from "../../core/controls.js";
 import { h, toast } from "../../core/dom.js";
 import { SIDE_RU, endActionText, otherSide } from "../../core/i18n.js";
@@ -101,6 +102,16 @@ export class PlayScreen {
     const main = h("div", { class: "bs-main" }, h("div", { class: "bs-info" }, this.turnEl, this.answerEl), this.replayTop, boards);
     panel.prepend(this.drawEl);
     this.root.append(h("div", { class: "bs-layout bs-play" }, main, panel));
+    // the players' chat (issue 19): in the panel beside the grids on a laptop, a strip under them on a phone
+    this.chat = new ChatPanel({ send: this.send, seat: this.seat });
+    const wide = window.matchMedia("(min-width: 901px)");
+    const place = () => {
+      if (wide.matches) this.controlsEl.after(this.chat.el);
+      else main.append(this.chat.el);
+      this.chat.setCollapsible(!wide.matches);
+    };
+    wide.addEventListener("change", place);
+    place();
     this.homeBar.el.insertBefore(sounds.toggleButton(), this.homeBar.clock);
     this.homeBar.el.insertBefore(bellButton(), this.homeBar.clock); // issue 19: notifications, opt-in
     this.bars.bindClocks();
@@ -109,6 +120,7 @@ export class PlayScreen {
   /** The screen is replaced: the bars stop ticking. */
   destroy() {
     this.bars.stop();
+    this.chat.destroy();
   }
 
   // --- server messages ----------------------------------------------------------------------
