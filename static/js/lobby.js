@@ -3,6 +3,7 @@
 // играют»), and drives quick pairing; accepting, cancelling and pairing go over the socket. When someone accepts
 // this browser's challenge, or the pool pairs it, the page goes to the game.
 
+import { formatClock, timeControlText } from "./core/i18n.js";
 import { t } from "./core/t.js";
 
 const root = document.getElementById("challenges");
@@ -38,7 +39,7 @@ function el(tag, cls, text) {
 }
 
 function timeControl(x) {
-  if (x.time_control === "none" || !x.base_ms) return t("без ограничения");
+  if (x.time_control === "none" || !x.base_ms || x.days_per_move) return timeControlText(x);
   if (x.time_control === "custom") return `${Math.round(x.base_ms / 60000)}+${Math.round(x.increment_ms / 1000)}`;
   return x.time_control;
 }
@@ -98,11 +99,6 @@ function challengeItem(c) {
   return li;
 }
 
-function clockText(ms) {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
 function renderLive() {
   if (!liveRoot) return;
   const list = liveRoot.querySelector("[data-live-list]");
@@ -119,7 +115,7 @@ function renderLive() {
           const running = g.clock.running === side;
           const left = g.clock[side] - (running ? elapsed : 0);
           if (side === "north") clocks.append(" — ");
-          clocks.append(el("span", `live-clock${running ? " running" : ""}`, clockText(left)));
+          clocks.append(el("span", `live-clock${running ? " running" : ""}`, formatClock(left)));
         }
         li.append(clocks);
       }

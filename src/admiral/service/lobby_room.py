@@ -326,7 +326,8 @@ class LobbyRoom:
             out.append(({
                 "id": game_id, "url": f"/g/{game_id}", "game": s.game, "room": room_labels(info, s.options),
                 "time_control": s.time_control, "base_ms": s.base_ms, "increment_ms": s.increment_ms,
-                "rated": s.rated, "player": player, "by": self.tag(creator), "created": created,
+                "days_per_move": s.days_per_move, "rated": s.rated, "player": player, "by": self.tag(creator),
+                "created": created,
             }, creator))  # fmt: skip
         return out
 
@@ -422,7 +423,7 @@ class LobbyRoom:
             games.append({
                 "id": g.id, "url": f"/g/{g.id}", "game": g.game, "time_control": settings.time_control,
                 "base_ms": settings.base_ms, "increment_ms": settings.increment_ms,
-                "rated": settings.rated, "ply": g.ply, "clock": clock,
+                "days_per_move": settings.days_per_move, "rated": settings.rated, "ply": g.ply, "clock": clock,
                 "players": {side: self._player(key, profiles) for side, key in r.holders.items()},
             })  # fmt: skip
         signature = orjson.dumps([
