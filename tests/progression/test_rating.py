@@ -1,10 +1,9 @@
 """The Glicko-2 rating (PROGRESSION.md §4) through the ``glicko2`` library, with its volatility step fixed."""
 
 import glicko2
-
-import admiral.games  # noqa: F401  (the registry first: admiral.progression and the games import each other)
 import pytest
 
+import admiral.games  # noqa: F401  (the registry first: admiral.progression and the games import each other)
 from admiral.progression.rating import PROVISIONAL_RD, Glicko2Player, Rating, rate
 
 

@@ -28,6 +28,6 @@ __all__ = [
     "MIN_TURNS", "RANKS",
     "WIN_BONUS",
     "Award", "AwardChange", "AwardStanding", "Career", "CareerChange", "GameStats", "Outcome", "Rank", "RankDef",
-    "award_degrees", "award_progress", "award_standings", "engagement", "game_stats", "opponent_factor", "points", "rank_for",
-    "stats_of_play",
+    "award_degrees", "award_progress", "award_standings", "engagement", "game_stats", "opponent_factor", "points",
+    "rank_for", "stats_of_play",
 ]  # fmt: skip

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .stats import GameStats, Outcome
-
 from admiral.games.admiral.rules import Reason
+
+from .stats import GameStats, Outcome
 
 __all__ = ["AI_FACTORS", "BASES_BONUS", "ENGAGEMENT_TURNS", "WIN_BONUS", "engagement", "opponent_factor", "points"]
 

@@ -75,7 +75,7 @@ class Glicko2Player(glicko2.Player):
 
     def _f(self, x: float, delta: float, v: float, a: float) -> float:
         ex = math.exp(x)
-        phi2 = self._Player__rd ** 2  # the library keeps φ (Glicko-2 scale) name-mangled in Player
+        phi2 = self._Player__rd**2  # the library keeps φ (Glicko-2 scale) name-mangled in Player
         return ex * (delta**2 - phi2 - v - ex) / (2 * (phi2 + v + ex) ** 2) - (x - a) / self._tau**2
 
 

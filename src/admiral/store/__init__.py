@@ -3,13 +3,13 @@
 Schema changes go through Alembic only (``migrations/`` beside ``pyproject.toml``).
 """
 
-from .accounts import AccountStore, Folded, Leader, Taken
+from .accounts import AccountStore, Folded, Leader, RatingLeader, SeatMark, Taken
 from .db import make_engine, upgrade_database
 from .models import Base, GameActionRow, GameRow, GameSeatRow, SavedSetupRow
 from .repo import Store
 from .tutorial import TutorialStore
 
 __all__ = [
-    "AccountStore", "Base", "Folded", "GameActionRow", "GameRow", "GameSeatRow", "Leader", "SavedSetupRow", "Store",
-    "Taken", "TutorialStore", "make_engine", "upgrade_database",
+    "AccountStore", "Base", "Folded", "GameActionRow", "GameRow", "GameSeatRow", "Leader", "RatingLeader",
+    "SavedSetupRow", "SeatMark", "Store", "Taken", "TutorialStore", "make_engine", "upgrade_database",
 ]  # fmt: skip

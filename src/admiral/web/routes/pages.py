@@ -245,7 +245,8 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
         if not request.app.state.limits.hit("games", address):
             refusal = (429, "rate_limited", _("Слишком много новых партий подряд. Подождите минуту."))
         else:
-            game_id, code = await service.create_game(browser, game_settings, address)
+            token = request.state.browser_token
+            game_id, code = await service.create_game(browser, game_settings, address, browser_token=token)
     except ServiceError as e:
         refusal = (409 if e.code == "too_many_ai_games" else 400, e.code, e.message)
     if refusal is not None:
@@ -320,7 +321,8 @@ async def accept_invite(request: Request, invite: str, service: ServiceDep, brow
     """Claim the free seat (atomic, single use); ``303`` to the game page either way."""
     if await checked_form(request) is None:
         return error_page(request, 403, _("Форма устарела или пришла с чужого сайта. Обновите страницу."))
-    game_id = await service.claim(invite, browser)
+    address = rate_key(client_address(request))  # kept as keyed hashes, for PROGRESSION.md §2's unrated games
+    game_id = await service.claim(invite, browser, address, browser_token=request.state.browser_token)
     if game_id is None:
         return error_page(request, 404, _("Приглашение не найдено."))
     return RedirectResponse(f"/g/{game_id}", status_code=303)
