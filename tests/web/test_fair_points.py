@@ -219,3 +219,41 @@ def test_seats_keep_no_clear_token_or_address(client, settings) -> None:
     assert len(set(keys)) == 2 and all(len(k) == 32 for k in keys)
     assert a.token not in keys and b.token not in keys
     assert len({r["address_key"] for r in rows}) == 1 and rows[0]["address_key"] != "testclient"
+
+
+# PROGRESSION.md §4: the profile shows the rating per game («?» while provisional) and its chart drawn by the server
+# (an SVG polyline); the leaderboard's second table lists those with 10 rated games and RD ≤ 110
+def test_profile_chart_and_rating_table(client) -> None:
+    nemo, sinbad = Person(client), Person(client)
+    register(nemo)
+    register(sinbad, nickname="Синдбад", email="sinbad@example.org")
+    game = battleship(nemo, sinbad, rated=True)
+    winner = nemo if game["winner"] == "south" else sinbad
+    page = winner.get("/profile").text
+    assert '<strong data-stat="battleship.rating">1662?</strong>' in page
+    assert '<svg class="rating-chart"' in page and '<polyline class="line" points="176.0,' in page
+    public = Person(client).get("/c/Синдбад").text
+    assert 'data-stat="battleship.rating"' in public
+    board = Person(client).get("/leaders?game=battleship").text
+    assert 'data-rating-game="battleship"' in board and "Пока никого" in board  # 1 rated game, RD 290
+    store = client.app.state.accounts.store
+    key = store.by_email("nemo@example.org").id
+    from admiral.store.models import CommanderRatingRow
+
+    with store.sessions.begin() as s:  # a settled rating: 12 rated games, RD 80
+        row = s.get(CommanderRatingRow, (key, "battleship"))
+        row.games, row.rd, row.rating = 12, 80.0, 1720.4
+    board = Person(client).get("/leaders?game=battleship").text
+    assert '<td title="RD 80">1720</td><td>12</td>' in board and "Синдбад</a></td><td title" not in board
+    assert 'data-rating-game="admiral"' in Person(client).get("/leaders").text
+
+
+# PROGRESSION.md §4: the friend form offers «Рейтинговая партия», checked for a registered commander, disabled for
+# a guest (with a note)
+def test_friend_form_rated_checkbox(client) -> None:
+    guest = Person(client).get("/").text
+    assert '<input type="checkbox" name="rated" value="on" disabled>' in guest
+    assert "Только для зарегистрированных командиров" in guest
+    nemo = Person(client)
+    register(nemo)
+    assert '<input type="checkbox" name="rated" value="on" checked>' in nemo.get("/").text
