@@ -176,7 +176,7 @@ def test_a_rated_game_moves_both_ratings_once(client) -> None:
     winner = game["winner"]
     loser = "north" if winner == "south" else "south"
     assert game["credit"][winner]["rating"] == {
-        "before": 1500, "after": 1662, "delta": 162, "rd": 290, "provisional": True
+        "before": 1500, "after": 1662, "delta": 162, "rd": 290, "provisional": True, "games": 1
     }  # fmt: skip
     assert game["credit"][loser]["rating"]["after"] == 1338 and game["credit"][loser]["rating"]["delta"] == -162
     assert game["players"]["south"][winner]["rating"] == {"rating": 1662, "rd": 290, "provisional": True, "games": 1}

@@ -437,7 +437,8 @@ class AccountStore:
 
         ``holders``: side → the commander's identity key; both must be registered commanders.
 
-        :returns: side → ``{"before", "after", "delta", "rd", "provisional"}`` (whole points), or ``None`` when the
+        :returns: side → ``{"before", "after", "delta", "rd", "provisional", "games"}`` (whole points; ``games``
+            the rated games after this one), or ``None`` when the
             game was rated already or a commander is missing or unregistered (nothing changes then).
         """
         try:
@@ -463,7 +464,7 @@ class AccountStore:
                     side: {
                         "before": round(before[side].rating), "after": round(after[side].rating),
                         "delta": round(after[side].rating) - round(before[side].rating), "rd": round(after[side].rd),
-                        "provisional": after[side].provisional,
+                        "provisional": after[side].provisional, "games": after[side].games,
                     }
                     for side in holders
                 }  # fmt: skip

@@ -202,6 +202,17 @@ class SessionBase:
                 seat.profile["rating"] = ratings[key].to_dict()
             seat.profile_of = key
 
+    def _show_new_ratings(self, g: LiveGame) -> None:
+        """A rated game's seats show the ratings after it in the bars (PROGRESSION.md §4), taken from what the game
+        did to them (``g.credited[side]["rating"]``), on whichever instance holds the game: no new read."""
+        for side, change in g.credited.items():
+            seat, rating = g.seats.get(side), change.get("rating")
+            if seat is None or rating is None or seat.profile is None:
+                continue
+            shown = {"rating": rating["after"], "rd": rating["rd"], "provisional": rating["provisional"],
+                     "games": rating.get("games", 0)}  # fmt: skip
+            seat.profile = {**seat.profile, "rating": shown}
+
     async def _publish(self, g: LiveGame, **extra: Any) -> None:
         """Tell every socket of ``g`` (on every instance) that it changed: ``{"type": "changed", "version",
         **extra}`` on the bus (``extra``: one-off facts for some sockets, e.g. ``rematch_url``, ``declined``)."""

@@ -45,9 +45,7 @@ class FinishMixin(SessionBase):
             stats = g.rules.game_stats(g.game)
             self.progress.credit(g.id, g.rules, stats, holders, levels, rated=g.settings.rated, now=self.now.utc())
             g.credited = self.progress.results(g.id)
-            if any("rating" in c for c in g.credited.values()):
-                for seat in g.seats.values():  # the bars show the rating after the game: read it again
-                    seat.profile_of = None
+            self._show_new_ratings(g)
         except Exception:
             g.log.exception("crediting the game failed")
 
