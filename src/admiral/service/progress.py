@@ -138,7 +138,8 @@ class ProgressService:
         a game that counts: ``same_commander`` (both seats one identity key), ``same_browser`` (both seats taken
         from one browser: the same keyed browser hash), ``repeated`` (the same two commanders finished
         :data:`REPEAT_LIMIT` games against each other, other than this one, in the :data:`REPEAT_WINDOW` before
-        ``now``, both seats from this game's one address). A game with an AI or a free seat is never unrated."""
+        this game's end — its stored ``finished_at``, else ``now`` —, both seats from this game's one address). A
+        game with an AI or a free seat is never unrated."""
         if any(level is not None for level in ai_levels.values()) or len(holders) != 2:
             return []
         (side_a, key_a), (side_b, key_b) = holders.items()
@@ -155,8 +156,9 @@ class ProgressService:
             reasons.append("same_browser")
         address = mark_a.address_key
         if key_a != key_b and address is not None and address == mark_b.address_key:
-            since = (now or utcnow()) - REPEAT_WINDOW
-            if self.store.finished_together(key_a, key_b, address, since, game_id) >= REPEAT_LIMIT:
+            # the 24 hours before this game's own end: a credit retried later (a reload) decides the same
+            end = self.store.finished_at(game_id) or now or utcnow()
+            if self.store.finished_together(key_a, key_b, address, end - REPEAT_WINDOW, game_id, end) >= REPEAT_LIMIT:
                 reasons.append("repeated")
         return reasons
 

@@ -350,9 +350,16 @@ class AccountStore:
             rows = s.scalars(select(GameSeatRow).where(GameSeatRow.game_id == game_id))
             return {r.side: SeatMark(r.browser_hash, r.browser_key, r.address_key) for r in rows}
 
-    def finished_together(self, key_a: str, key_b: str, address_key: str, since: datetime, before: str) -> int:
+    def finished_at(self, game_id: str) -> datetime | None:
+        """When a game finished (aware UTC), ``None`` for an unknown or unfinished one."""
+        with self.sessions() as s:
+            return s.scalar(select(GameRow.finished_at).where(GameRow.id == game_id))
+
+    def finished_together(
+        self, key_a: str, key_b: str, address_key: str, since: datetime, before: str, until: datetime | None = None
+    ) -> int:
         """How many games other than ``before`` the commanders ``key_a`` and ``key_b`` finished against each other
-        (status ``over``, ``finished_at`` ≥ ``since``, aware UTC) with both seats taken from the address
+        (status ``over``, ``since`` ≤ ``finished_at`` < ``until``, aware UTC) with both seats taken from the address
         ``address_key`` (PROGRESSION.md §2: from the 4th such game in 24 hours, unrated)."""
         with self.sessions() as s:
             seat = GameSeatRow
@@ -361,6 +368,7 @@ class AccountStore:
                 .join(GameRow, GameRow.id == seat.game_id)
                 .where(
                     GameRow.status == "over", GameRow.finished_at >= since, GameRow.id != before,
+                    *((GameRow.finished_at < until,) if until is not None else ()),
                     seat.browser_hash.in_((key_a, key_b)), seat.address_key == address_key,
                 )
                 .group_by(seat.game_id)
