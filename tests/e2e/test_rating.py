@@ -125,6 +125,12 @@ def test_rating_in_bars_and_result_and_the_unrated_reason(browser, server_url, s
             bars = page.locator(".player-bar .pb-name").all_inner_texts()
             assert any(re.search(r"· 1662\? ·", t) for t in bars) and any(re.search(r"· 1338\? ·", t) for t in bars)
             page.screenshot(path=out / f"{size}-rated-{name}.png", full_page=True)
+        # «Личное дело»: the rating per game and its chart, drawn by the server
+        a.goto(server_url + "/profile")
+        chart = a.locator("section.game-rating[data-rating=battleship] svg.rating-chart")
+        assert chart.is_visible() and chart.locator("polyline").count() == 1
+        a.locator("section.game-rating").scroll_into_view_if_needed()
+        a.screenshot(path=out / f"{size}-profile.png", full_page=True)
         # the same browser as Nemo, logged out (a guest of that browser), plays Nemo: nothing is counted
         guest_ctx = browser.new_context(**opts)
         try:
