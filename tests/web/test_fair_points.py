@@ -257,3 +257,38 @@ def test_friend_form_rated_checkbox(client) -> None:
     nemo = Person(client)
     register(nemo)
     assert '<input type="checkbox" name="rated" value="on" checked>' in nemo.get("/").text
+
+
+# PROGRESSION.md §2: the rematch keeps who took each seat (the same browsers and addresses, sides swapped), so a
+# rematch cannot launder one browser into two
+def test_the_rematch_keeps_the_seats_browser_and_address(browsers, settings) -> None:
+    with live_game(browsers) as live:
+        live.sws.send_json({"type": "resign"})
+        snapshot(live.nws, status="over")
+        live.nws.send_json({"type": "rematch"})
+        until(live.sws, lambda m: m["type"] == "snapshot" and m["game"]["rematch_offer"] == "north")
+        live.sws.send_json({"type": "rematch.accept"})
+        new_id = until(live.nws, lambda m: m["type"] == "rematch")["url"].removeprefix("/g/")
+        game_id = live.id
+    db = RawDb(settings.database_url)
+    try:
+        marks = {
+            (r["game_id"], r["side"]): (r["browser_key"], r["address_key"])
+            for r in db.execute(
+                "SELECT game_id, side, browser_key, address_key FROM game_seats WHERE game_id IN (?, ?)",
+                (game_id, new_id),
+            ).fetchall()
+        }
+    finally:
+        db.close()
+    assert (
+        marks[(new_id, "south")] == marks[(game_id, "north")] and marks[(new_id, "north")] == marks[(game_id, "south")]
+    )
+    assert all(b is not None and a is not None for b, a in marks.values())
+
+
+# PROGRESSION.md §2: a game against the AI is never unrated (its opponent factor pays less)
+def test_a_game_against_the_ai_is_never_unrated(client) -> None:
+    progress = client.app.state.service.progress
+    assert progress.unrated_reasons("nogame", {"south": "k", "north": "bot:3"}, {"south": None, "north": 3}) == []
+    assert progress.unrated_reasons("nogame", {"south": "k", "north": "k"}, {}) == ["same_commander"]
