@@ -292,3 +292,14 @@ def test_a_game_against_the_ai_is_never_unrated(client) -> None:
     progress = client.app.state.service.progress
     assert progress.unrated_reasons("nogame", {"south": "k", "north": "bot:3"}, {"south": None, "north": 3}) == []
     assert progress.unrated_reasons("nogame", {"south": "k", "north": "k"}, {}) == ["same_commander"]
+
+
+# PROGRESSION.md §4: a guest's game is casual whatever the request says; a registered commander's keeps its choice
+def test_a_guests_game_is_never_marked_rated(client) -> None:
+    guest = Browser(client)
+    game_id, _invite = guest.create(side="south", rated=True)
+    assert client.app.state.service.get(game_id).settings.rated is False
+    nemo = Person(client)
+    register(nemo)
+    game_id, _invite = nemo.create(side="south", rated=True)
+    assert client.app.state.service.get(game_id).settings.rated is True

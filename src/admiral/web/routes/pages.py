@@ -222,7 +222,8 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
         game_settings = GameSettings.from_form(
             body.time_control, base_minutes=body.base_minutes, increment_seconds=body.increment_seconds,
             setup_minutes=body.setup_minutes, side=body.side, ai_level=_ai_level(body), game=body.game,
-            options=body.options, rated=body.rated,
+            options=body.options,
+            rated=body.rated and request.state.commander is not None,  # a guest's games are casual (PROGRESSION.md §4)
         )  # fmt: skip
         if settings.test_time_controls and any(v is not None for v in (body.base_ms, body.increment_ms, body.setup_ms)):
             game_settings = replace(
