@@ -147,7 +147,9 @@ def test_only_the_snapshot_module_picks_what_an_audience_sees() -> None:
 @pytest.mark.parametrize("layer", ["service", "store", "bus"])
 def test_generic_code_takes_only_the_ranks_from_progression(layer: str) -> None:
     """Issue 17: points, statistics and careers are each game's (its ``Progression`` capability); the one table of
-    ranks, decided by the points total over every game, is the house's."""
+    ranks, decided by the points total over every game, is the house's; so is the Glicko-2 rating (issue 19,
+    PROGRESSION.md §4: one per game, the same rules for every game)."""
+    house = {"admiral.progression.ranks", "admiral.progression.rating"}
     for path in _files(layer):
-        bad = {m for m in _imports(path) if m.startswith("admiral.progression") and m != "admiral.progression.ranks"}
+        bad = {m for m in _imports(path) if m.startswith("admiral.progression") and m not in house}
         assert bad == set(), f"{path} imports {bad}"

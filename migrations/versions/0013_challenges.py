@@ -5,7 +5,7 @@ has a socket open, and a listed game whose creator is gone is aborted. ``lobby_s
 shared by the instances. Existing games are not listed.
 
 Revision ID: 0013
-Revises: 0016
+Revises: 0012
 Create Date: 2026-12-03
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0013"
-down_revision: str | None = "0016"
+down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -36,6 +36,8 @@ def upgrade() -> None:
         sa.Column("rating", sa.Integer(), nullable=False),
         sa.Column("joined_at", sa.BigInteger(), nullable=False),
         sa.Column("seen_at", sa.BigInteger(), nullable=False),
+        sa.Column("browser_key", sa.String(32), nullable=True),
+        sa.Column("address_key", sa.String(32), nullable=True),
     )
 
 

@@ -6,7 +6,7 @@
 page (measured on 200 000 games, a commander in 10 000 of them: the first page 290 ms → 6 ms).
 
 Revision ID: 0014
-Revises: 0011
+Revises: 0013
 Create Date: 2026-12-03
 """
 
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0014"
-down_revision: str | None = "0011"
+down_revision: str | None = "0013"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

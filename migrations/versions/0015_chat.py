@@ -3,7 +3,7 @@
 see, kept across games).
 
 Revision ID: 0015
-Revises: 0013
+Revises: 0014
 Create Date: 2026-12-03
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0015"
-down_revision: str | None = "0013"
+down_revision: str | None = "0014"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -5,7 +5,7 @@
 instance sends each mail. Correspondence itself needs no column: ``games.settings`` carries ``days_per_move``.
 
 Revision ID: 0016
-Revises: 0014
+Revises: 0015
 Create Date: 2026-12-03
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0016"
-down_revision: str | None = "0014"
+down_revision: str | None = "0015"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -72,3 +72,24 @@ class TestPoints:
     def test_bad_factor(self, factor):
         with pytest.raises(ValueError):
             points(game(), factor)
+
+
+class TestFairPoints:
+    # PROGRESSION.md §2 (2026-12-01): every term × e = min(1, T / 40); 327.1 × 20/40 = 163.55 → 164
+    def test_engagement(self):
+        assert points(game(turns=20), 1.0) == 164
+        assert points(game(turns=40), 1.0) == points(game(turns=400), 1.0) == 327
+        assert points(game(turns=2), opponent_factor(1)) == 3  # 327.1 × 0.2 × 2/40 = 3.271
+
+    # PROGRESSION.md §2: a 1+0 game lost on time after two moves each: the loser 177.1 × 2/40 = 8.855 → 9
+    def test_flag_after_two_moves(self):
+        lost = game(outcome=Outcome.LOSS, reason=Reason.FLAG, turns=2, bases_intact=False)
+        won = game(reason=Reason.FLAG, turns=2, preserved=184, sunk_tonnes=0)
+        assert points(lost, 1.0) == 9
+        assert points(won, 1.0) == 17  # (184 + 0 + 50 + 100) × 2/40 = 16.7
+
+    # PROGRESSION.md §2: abandoning gives 0 like resigning (still a loss); the claimant is paid by its turns
+    def test_abandonment(self):
+        assert points(game(outcome=Outcome.LOSS, reason=Reason.ABANDONMENT, turns=30), 1.0) == 0
+        assert points(game(reason=Reason.ABANDONMENT, turns=30), 1.0) == 245  # 327.1 × 30/40 = 245.3
+        assert points(game(outcome=Outcome.LOSS, reason=Reason.FLAG, turns=40, bases_intact=False), 1.0) == 177

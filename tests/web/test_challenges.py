@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import time
 from typing import Any
 
@@ -111,6 +113,7 @@ def test_accepting_starts_the_game_and_tells_the_creator(client, browsers, setti
         assert snapshot(ws)["game"]["seat"] in ("south", "north")
     with c.ws(game_id) as ws:
         assert snapshot(ws)["game"]["seat"] is None
+    assert_seats_marked(settings, game_id, a, b)
 
 
 def test_refusals_change_nothing(client, browsers, settings) -> None:
@@ -255,6 +258,21 @@ def test_the_form_makes_an_open_challenge_and_goes_home(client, browsers, settin
     assert r.status_code == 400
 
 
+def assert_seats_marked(settings: Settings, game_id: str, *people: Browser) -> None:
+    """Both seats keep the keyed marks of the browser and address they were taken from (PROGRESSION.md §2's
+    unrated games: one browser, or one address game after game), whichever way into the game was used."""
+    db = RawDb(settings.database_url)
+    rows = list(db.execute("SELECT browser_key, address_key FROM game_seats WHERE game_id = ?", (game_id,)))
+    db.close()
+    assert sorted(r["browser_key"] for r in rows) == sorted(browser_key(settings, p.token) for p in people)
+    assert len({r["address_key"] for r in rows}) == 1 and rows[0]["address_key"] is not None  # one test client
+
+
+def browser_key(settings: Settings, token: str) -> str:
+    """``GameService.browser_key`` under ``settings``' secret key."""
+    return hmac.new(settings.secret_key.encode(), f"browser:{token}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
 def test_quick_pairing_pairs_two_close_players(client, browsers, settings) -> None:
     """Quick pairing: two waiting players of the same game, time control and rated-ness are paired at once (their
     ratings are within ±100); each socket gets ``paired`` with the same game, where both hold a seat."""
@@ -277,6 +295,7 @@ def test_quick_pairing_pairs_two_close_players(client, browsers, settings) -> No
         db = RawDb(settings.database_url)
         assert [r["game"] for r in db.execute("SELECT game FROM lobby_seeks")] == ["battleship"]
         db.close()
+    assert_seats_marked(settings, game_id, a, b)
 
 
 def test_pairing_refusals_and_leaving_the_pool(client, browsers, settings) -> None:
@@ -371,39 +390,33 @@ def test_a_lost_bus_event_is_made_good_by_the_re_read(client, browsers, settings
 
 def test_rated_pairing_waits_for_close_ratings_then_widens(client, browsers, settings) -> None:
     """Quick pairing's window (docs/protocol.md "Quick pairing"): two registered commanders 300 apart are not paired
-    at once (±100), and are once both have waited 30 s (any rating); the game is rated. Ratings come through the
-    adapter over ``AccountStore.ratings_for`` (here a stand-in for the rating engineer's method)."""
-    from types import SimpleNamespace
-
+    at once (±100), and are once both have waited 30 s (any rating); the game is rated. Their ratings are the stored
+    Glicko-2 ones (``commander_ratings``, read through ``AccountStore.ratings_for``)."""
     nemo = registered(client, "Немо", "nemo@example.org")
     flint = registered(client, "Флинт", "flint@example.org")
     room = client.app.state.lobby
-    by_name = {"Немо": 1500.0, "Флинт": 1800.0}
-
-    def ratings_for(wanted, game):
-        rows = room.accounts.by_keys(wanted)
-        return {k: SimpleNamespace(rating=by_name[r.nickname], rd=60.0, volatility=0.06, games=30)
-                for k, r in rows.items()}  # fmt: skip
-
-    room.accounts.ratings_for = ratings_for
-    try:
-        with lobby(nemo) as wn, lobby(flint) as wf:
-            first(wn), first(wf)
-            for ws in (wn, wf):
-                ws.send_json({"type": "pair", "game": "admiral", "time_control": "10+5", "rated": True})
-                until(ws, lambda m: m["type"] == "seeking" and m["seek"])
-            db = RawDb(settings.database_url)
-            rows = {r["rating"]: r for r in db.execute("SELECT key, rating, rated FROM lobby_seeks")}
-            assert set(rows) == {1500, 1800} and all(r["rated"] for r in rows.values())
-            client.portal.call(room.pair)
-            assert len(db.execute("SELECT key FROM lobby_seeks").fetchall()) == 2  # 300 apart: not yet
-            with db:
-                db.execute("UPDATE lobby_seeks SET joined_at = joined_at - 30000")
-            db.close()
-            client.portal.call(room.pair)
-            url = until(wn, lambda m: m["type"] == "paired")["url"]
-            assert until(wf, lambda m: m["type"] == "paired")["url"] == url
-        g = client.portal.call(client.app.state.service.current, url.removeprefix("/g/"))
-        assert g.settings.rated is True and g.settings.time_control == "10+5"
-    finally:
-        del room.accounts.ratings_for
+    db = RawDb(settings.database_url)
+    with db:
+        for nickname, rating in (("Немо", 1500.0), ("Флинт", 1800.0)):
+            db.execute(
+                "INSERT INTO commander_ratings (commander_id, game, rating, rd, volatility, games, updated_at) "
+                "SELECT id, 'admiral', ?, 60.0, 0.06, 30, '2026-12-01' FROM commanders WHERE nickname = ?",
+                (rating, nickname),
+            )
+    with lobby(nemo) as wn, lobby(flint) as wf:
+        first(wn), first(wf)
+        for ws in (wn, wf):
+            ws.send_json({"type": "pair", "game": "admiral", "time_control": "10+5", "rated": True})
+            until(ws, lambda m: m["type"] == "seeking" and m["seek"])
+        rows = {r["rating"]: r for r in db.execute("SELECT key, rating, rated FROM lobby_seeks")}
+        assert set(rows) == {1500, 1800} and all(r["rated"] for r in rows.values())
+        client.portal.call(room.pair)
+        assert len(db.execute("SELECT key FROM lobby_seeks").fetchall()) == 2  # 300 apart: not yet
+        with db:
+            db.execute("UPDATE lobby_seeks SET joined_at = joined_at - 30000")
+        db.close()
+        client.portal.call(room.pair)
+        url = until(wn, lambda m: m["type"] == "paired")["url"]
+        assert until(wf, lambda m: m["type"] == "paired")["url"] == url
+    g = client.portal.call(client.app.state.service.current, url.removeprefix("/g/"))
+    assert g.settings.rated is True and g.settings.time_control == "10+5"

@@ -19,14 +19,15 @@ from .awards import (
     award_standings,
 )
 from .career import CAREER_VERSION, AwardChange, Career, CareerChange
-from .points import AI_FACTORS, BASES_BONUS, WIN_BONUS, opponent_factor, points
+from .points import AI_FACTORS, BASES_BONUS, ENGAGEMENT_TURNS, WIN_BONUS, engagement, opponent_factor, points
 from .ranks import RANKS, Rank, RankDef, rank_for
 from .stats import MIN_TURNS, GameStats, Outcome, game_stats, stats_of_play
 
 __all__ = [
-    "AI_FACTORS", "AWARDS", "AWARDS_BY_ID", "BASES_BONUS", "CAREER_VERSION", "DEGREE_NAMES", "MIN_TURNS", "RANKS",
+    "AI_FACTORS", "AWARDS", "AWARDS_BY_ID", "BASES_BONUS", "CAREER_VERSION", "DEGREE_NAMES", "ENGAGEMENT_TURNS",
+    "MIN_TURNS", "RANKS",
     "WIN_BONUS",
     "Award", "AwardChange", "AwardStanding", "Career", "CareerChange", "GameStats", "Outcome", "Rank", "RankDef",
-    "award_degrees", "award_progress", "award_standings", "game_stats", "opponent_factor", "points", "rank_for",
-    "stats_of_play",
+    "award_degrees", "award_progress", "award_standings", "engagement", "game_stats", "opponent_factor", "points",
+    "rank_for", "stats_of_play",
 ]  # fmt: skip

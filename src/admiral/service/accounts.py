@@ -30,6 +30,7 @@ from email_validator import EmailNotValidError, validate_email
 from passlib.context import CryptContext
 
 from admiral.i18n import _
+from admiral.progression.rating import Rating
 from admiral.store import AccountStore, Taken
 from admiral.store.models import CommanderGameRow, CommanderRow
 
@@ -218,6 +219,17 @@ class AccountService:
         if commander.id is None:
             return {}
         return {game: CareerTotals.of(row) for game, row in self.store.careers(commander.id).items()}
+
+    def ratings(self, commander: Commander) -> dict[str, tuple[Rating, list[tuple[datetime, float]]]]:
+        """The commander's Glicko-2 rating in each game it has a rated game of (PROGRESSION.md §4), with its history
+        for the chart: game key → ``(rating, [(when, rating after), …] oldest first)``. A guest has none."""
+        if commander.id is None or not commander.registered:
+            return {}
+        out = {}
+        for game, rating in self.store.ratings_of(commander.id).items():
+            history = [(r.created_at, r.rating) for r in self.store.rating_history(commander.id, game)]
+            out[game] = (rating, history)
+        return out
 
     def public(self, nickname: str) -> Commander | None:
         """A registered commander by nickname (any case), for the public profile page."""

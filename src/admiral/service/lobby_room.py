@@ -82,24 +82,11 @@ class Rated:
 
 
 def ratings_for(accounts: Any, keys: Iterable[str], game: str) -> dict[str, Rated]:
-    """The ratings of ``keys`` in ``game``: the adapter over ``AccountStore.ratings_for(keys, game) -> {key:
-    Rating(rating, rd, volatility, games)}`` (:mod:`admiral.progression.rating`, another part of issue 19), falling
-    back to Glicko-2's start, 1500 with RD 350 (provisional), for a key it does not know or while the method is
-    missing. One query."""
-    keys = list(dict.fromkeys(keys))
-    method = getattr(accounts, "ratings_for", None)
-    got: dict[str, Any] = {}
-    if method is not None and keys:
-        try:
-            got = method(keys, game) or {}
-        except Exception:
-            log.warning("reading ratings failed", exc_info=True)
-    out = {}
-    for key in keys:
-        r = got.get(key)
-        rating, rd = (float(r.rating), float(r.rd)) if r is not None else (1500.0, 350.0)
-        out[key] = Rated(round(rating), rd > 110)
-    return out
+    """The ratings of ``keys`` in ``game`` as the lobby shows and pairs them: ``AccountStore.ratings_for`` (one
+    query; Glicko-2's start, 1500 with RD 350, for a guest or a commander without a rated game), rounded, with
+    «?» while provisional (PROGRESSION.md §4)."""
+    got = accounts.ratings_for(list(dict.fromkeys(keys)), game)
+    return {key: Rated(round(r.rating), r.provisional) for key, r in got.items()}
 
 
 class LobbyListener:
@@ -110,8 +97,10 @@ class LobbyListener:
     #: Messages an outbox holds; a socket further behind gets the whole list again (``None`` in the queue).
     QUEUE = 64
 
-    def __init__(self, key: str, guest: bool, tag: str) -> None:
+    def __init__(self, key: str, guest: bool, tag: str, marks: dict[str, str | None] | None = None) -> None:
         self.key, self.guest, self.tag = key, guest, tag
+        #: The socket's browser and address as a seat keeps them (``GameService.seat_marks``, PROGRESSION.md §2).
+        self.marks = marks or {}
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(self.QUEUE)
         self.seek: dict[str, Any] | None = None
 
@@ -192,9 +181,10 @@ class LobbyRoom:
         """How many lobby sockets ``key`` has open on this instance."""
         return len(self.by_key.get(key, ()))
 
-    def join(self, key: str, guest: bool) -> LobbyListener:
-        """A new lobby socket of ``key``: registered for the broadcasts; its first message is :meth:`full_text`."""
-        listener = LobbyListener(key, guest, self.tag(key))
+    def join(self, key: str, guest: bool, marks: dict[str, str | None] | None = None) -> LobbyListener:
+        """A new lobby socket of ``key`` (``marks``: its seat marks, ``GameService.seat_marks``): registered for the
+        broadcasts; its first message is :meth:`full_text`."""
+        listener = LobbyListener(key, guest, self.tag(key), marks)
         self.listeners.add(listener)
         self.by_key.setdefault(key, set()).add(listener)
         return listener
@@ -246,7 +236,9 @@ class LobbyRoom:
         if kind == "ping":
             return [{"type": "pong"}]
         if kind == "accept":
-            url, creator = await self.service.accept_challenge(msg.id, listener.key, guest=listener.guest)
+            url, creator = await self.service.accept_challenge(
+                msg.id, listener.key, guest=listener.guest, marks=listener.marks
+            )
             await self.bus.publish(CHANNEL, {"type": "remove", "ids": [msg.id]})
             await self.bus.publish(CHANNEL, {"type": "accepted", "id": msg.id, "url": url, "creator": creator})
             return [{"type": "go", "url": url}]
@@ -259,7 +251,7 @@ class LobbyRoom:
             if not listener.guest:
                 rating = (await self._db(ratings_for, self.accounts, [listener.key], msg.game))[listener.key].rating
             await self.service.join_pool(
-                listener.key, msg.game, msg.time_control, msg.rated, rating, guest=listener.guest
+                listener.key, msg.game, msg.time_control, msg.rated, rating, guest=listener.guest, marks=listener.marks
             )
             seek = {"game": msg.game, "time_control": msg.time_control, "rated": msg.rated}
             for other in self.by_key.get(listener.key, ()):

@@ -3,7 +3,7 @@
 Schema changes go through Alembic only (``migrations/`` beside ``pyproject.toml``).
 """
 
-from .accounts import AccountStore, Folded, Leader, Taken
+from .accounts import AccountStore, Folded, Leader, RatingLeader, SeatMark, Taken
 from .db import make_engine, upgrade_database
 from .lobby import LiveRow, LobbyStore
 from .models import Base, GameActionRow, GameRow, GameSeatRow, SavedSetupRow
@@ -12,5 +12,5 @@ from .tutorial import TutorialStore
 
 __all__ = [
     "AccountStore", "Base", "Folded", "GameActionRow", "GameRow", "GameSeatRow", "Leader", "LiveRow", "LobbyStore",
-    "SavedSetupRow", "Store", "Taken", "TutorialStore", "make_engine", "upgrade_database",
+    "RatingLeader", "SavedSetupRow", "SeatMark", "Store", "Taken", "TutorialStore", "make_engine", "upgrade_database",
 ]  # fmt: skip

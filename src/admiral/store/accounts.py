@@ -5,7 +5,7 @@ Same rules as :mod:`.repo`: synchronous, one short transaction per call, detache
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -13,22 +13,28 @@ from sqlalchemy import Engine, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
+import admiral.games  # noqa: F401  (first: admiral.progression and the games' registry import each other)
+from admiral.progression.rating import Rating
+
 from .models import (
     ChatBlockRow,
     CommanderGameRow,
+    CommanderRatingRow,
     CommanderRow,
     FeedbackRow,
     GameResultRow,
     GameRow,
     GameSeatRow,
     PasswordResetRow,
+    RatedGameRow,
+    RatingHistoryRow,
     SavedSetupRow,
     SessionRow,
     TutorialProgressRow,
     utcnow,
 )
 
-__all__ = ["AccountStore", "Folded", "Leader", "Taken"]
+__all__ = ["AccountStore", "Folded", "Leader", "RatingLeader", "SeatMark", "Taken"]
 
 #: The outcomes a counted game adds to: ``"win"``, ``"draw"``, ``"loss"`` → the counter of ``commander_games``.
 _OUTCOME_COLUMNS = {"win": "wins", "draw": "draws", "loss": "losses"}
@@ -61,6 +67,23 @@ class Leader(NamedTuple):
     commander: CommanderRow
     points: int
     games: int
+
+
+class RatingLeader(NamedTuple):
+    """One line of the rating leaderboard (PROGRESSION.md §4): the commander and its rating in the game."""
+
+    commander: CommanderRow
+    rating: Rating
+
+
+class SeatMark(NamedTuple):
+    """Who took one seat of a game (PROGRESSION.md §2's unrated games): ``holder`` the commander's identity key
+    (``None`` for a free seat, ``bot:N`` for the AI), ``browser_key`` and ``address_key`` the keyed hashes of the
+    browser token and client address it was taken from (``None`` when unknown: a seat taken before issue 19)."""
+
+    holder: str | None
+    browser_key: str | None
+    address_key: str | None
 
 
 class AccountStore:
@@ -323,6 +346,162 @@ class AccountStore:
         with self.sessions() as s:
             return {r.side: r for r in s.scalars(select(GameResultRow).where(GameResultRow.game_id == game_id))}
 
+    # -- fair play and rating (PROGRESSION.md §2, §4) --------------------------------------------------
+
+    def seat_marks(self, game_id: str) -> dict[str, SeatMark]:
+        """Each seat of a game: side → :class:`SeatMark`."""
+        with self.sessions() as s:
+            rows = s.scalars(select(GameSeatRow).where(GameSeatRow.game_id == game_id))
+            return {r.side: SeatMark(r.browser_hash, r.browser_key, r.address_key) for r in rows}
+
+    def finished_at(self, game_id: str) -> datetime | None:
+        """When a game finished (aware UTC), ``None`` for an unknown or unfinished one."""
+        with self.sessions() as s:
+            return s.scalar(select(GameRow.finished_at).where(GameRow.id == game_id))
+
+    def finished_together(
+        self, key_a: str, key_b: str, address_key: str, since: datetime, before: str, until: datetime | None = None
+    ) -> int:
+        """How many games other than ``before`` the commanders ``key_a`` and ``key_b`` finished against each other
+        (status ``over``, ``since`` ≤ ``finished_at`` < ``until``, aware UTC) with both seats taken from the address
+        ``address_key`` (PROGRESSION.md §2: from the 4th such game in 24 hours, unrated)."""
+        with self.sessions() as s:
+            seat = GameSeatRow
+            games = (
+                select(seat.game_id)
+                .join(GameRow, GameRow.id == seat.game_id)
+                .where(
+                    GameRow.status == "over", GameRow.finished_at >= since, GameRow.id != before,
+                    *((GameRow.finished_at < until,) if until is not None else ()),
+                    seat.browser_hash.in_((key_a, key_b)), seat.address_key == address_key,
+                )
+                .group_by(seat.game_id)
+                .having(func.count(func.distinct(seat.browser_hash)) == 2)
+            )  # fmt: skip
+            return s.scalar(select(func.count()).select_from(games.subquery())) or 0
+
+    def ratings_for(self, keys: Iterable[str], game: str) -> dict[str, Rating]:
+        """The rating in ``game`` of each commander key (PROGRESSION.md §4), in one query: key → :class:`Rating`;
+        the starting 1500 / 350 / 0.06 for a key without a rated game, of a guest, or unknown. The contract the
+        lobby pairs by."""
+        keys = list(dict.fromkeys(keys))
+        out = dict.fromkeys(keys, Rating())
+        if not keys:
+            return out
+        with self.sessions() as s:
+            rows = s.execute(
+                select(CommanderRow.key, CommanderRatingRow)
+                .join(CommanderRatingRow, CommanderRatingRow.commander_id == CommanderRow.id)
+                .where(CommanderRow.key.in_(keys), CommanderRow.email.is_not(None), CommanderRatingRow.game == game)
+            ).all()  # fmt: skip
+        for key, row in rows:
+            out[key] = _rating(row)
+        return out
+
+    def ratings_of(self, commander_id: int) -> dict[str, Rating]:
+        """The commander's rating in each game it has a rated game of: game key → :class:`Rating`."""
+        with self.sessions() as s:
+            rows = s.scalars(select(CommanderRatingRow).where(CommanderRatingRow.commander_id == commander_id))
+            return {r.game: _rating(r) for r in rows}
+
+    def rating_history(self, commander_id: int, game: str, limit: int = 200) -> list[RatingHistoryRow]:
+        """The commander's rating after each of its last ``limit`` rated games of ``game``, oldest first."""
+        with self.sessions() as s:
+            rows = list(s.scalars(
+                select(RatingHistoryRow)
+                .where(RatingHistoryRow.commander_id == commander_id, RatingHistoryRow.game == game)
+                .order_by(RatingHistoryRow.created_at.desc()).limit(limit)
+            ))  # fmt: skip
+            return rows[::-1]
+
+    def rating_leaderboard(
+        self, game: str, offset: int, limit: int, min_games: int, max_rd: float
+    ) -> tuple[list[RatingLeader], int]:
+        """Registered commanders by rating in ``game`` (PROGRESSION.md §4: at least ``min_games`` rated games and
+        RD ≤ ``max_rd``), a page of them and how many there are."""
+        with self.sessions() as s:
+            where = (
+                CommanderRow.email.is_not(None), CommanderRatingRow.game == game,
+                CommanderRatingRow.games >= min_games, CommanderRatingRow.rd <= max_rd,
+            )  # fmt: skip
+            joined = CommanderRatingRow.commander_id == CommanderRow.id
+            rows = s.execute(
+                select(CommanderRow, CommanderRatingRow).join(CommanderRatingRow, joined).where(*where)
+                .order_by(CommanderRatingRow.rating.desc(), CommanderRow.id).offset(offset).limit(limit)
+            ).all()  # fmt: skip
+            total = s.scalar(
+                select(func.count()).select_from(CommanderRow).join(CommanderRatingRow, joined).where(*where)
+            )
+            return [RatingLeader(c, _rating(r)) for c, r in rows], total or 0
+
+    def apply_rating(
+        self,
+        game_id: str,
+        game: str,
+        holders: dict[str, str],
+        rate: Callable[[dict[str, Rating]], dict[str, Rating]],
+    ) -> dict[str, Any] | None:
+        """Rate one finished game of ``game`` exactly once (PROGRESSION.md §4): in one transaction the two
+        commanders' rows are locked in the order of their ids (two games rating the same pair never wait for each
+        other in a cycle), their ratings in ``game`` read (the start for none), ``rate({side: before})`` gives
+        ``{side: after}``, the ``rated_games`` key is inserted (a second try of the game, here or on another
+        instance, conflicts and changes nothing), the ratings written and a ``rating_history`` row added per side.
+
+        ``holders``: side → the commander's identity key; both must be registered commanders.
+
+        :returns: side → ``{"before", "after", "delta", "rd", "provisional", "games"}`` (whole points; ``games``
+            the rated games after this one), or ``None`` when the
+            game was rated already or a commander is missing or unregistered (nothing changes then).
+        """
+        try:
+            with self.sessions.begin() as s:
+                if s.get(RatedGameRow, game_id) is not None:
+                    return None
+                rows = list(s.scalars(
+                    select(CommanderRow).where(CommanderRow.key.in_(list(holders.values())))
+                    .order_by(CommanderRow.id).with_for_update()
+                ))  # fmt: skip
+                by_key = {r.key: r for r in rows}
+                if len(rows) != 2 or any(by_key.get(k) is None or by_key[k].email is None for k in holders.values()):
+                    return None
+                if s.get(RatedGameRow, game_id) is not None:  # rated while this waited for the locks
+                    return None
+                own: dict[str, CommanderRatingRow | None] = {}
+                for row in rows:  # the rating rows in the same order
+                    side = next(sd for sd, k in holders.items() if k == row.key)
+                    own[side] = s.get(CommanderRatingRow, (row.id, game), with_for_update=True)
+                before = {side: _rating(r) if r is not None else Rating() for side, r in own.items()}
+                after = rate(before)
+                changes = {
+                    side: {
+                        "before": round(before[side].rating), "after": round(after[side].rating),
+                        "delta": round(after[side].rating) - round(before[side].rating), "rd": round(after[side].rd),
+                        "provisional": after[side].provisional, "games": after[side].games,
+                    }
+                    for side in holders
+                }  # fmt: skip
+                s.add(RatedGameRow(game_id=game_id, changes=changes))
+                s.flush()
+                now = utcnow()
+                for side, key in holders.items():
+                    cid, new = by_key[key].id, after[side]
+                    row = own[side]
+                    if row is None:
+                        row = CommanderRatingRow(commander_id=cid, game=game)
+                        s.add(row)
+                    row.rating, row.rd, row.volatility, row.games = new.rating, new.rd, new.volatility, new.games
+                    s.add(RatingHistoryRow(commander_id=cid, game_id=game_id, game=game, rating=new.rating, rd=new.rd,
+                                           created_at=now))  # fmt: skip
+            return changes
+        except IntegrityError:  # rated meanwhile (another instance)
+            return None
+
+    def rated(self, game_id: str) -> dict[str, Any]:
+        """What a rated game did to each side's rating (:meth:`apply_rating`'s answer), ``{}`` if it was not rated."""
+        with self.sessions() as s:
+            row = s.get(RatedGameRow, game_id)
+            return dict(row.changes) if row is not None else {}
+
     # -- feedback -------------------------------------------------------------------------------------
 
     def add_feedback(self, commander_id: int | None, contact: str | None, message: str) -> int:
@@ -337,3 +516,7 @@ class AccountStore:
         """The latest feedback messages, newest first."""
         with self.sessions() as s:
             return list(s.scalars(select(FeedbackRow).order_by(FeedbackRow.id.desc()).limit(limit)))
+
+
+def _rating(row: CommanderRatingRow) -> Rating:
+    return Rating(row.rating, row.rd, row.volatility, row.games)

@@ -14,6 +14,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     ForeignKeyConstraint,
     Index,
@@ -26,9 +27,10 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
-    "Base", "ChatBlockRow", "ChatMessageRow", "CommanderGameRow", "CommanderRow", "FeedbackRow", "GameActionRow",
-    "GameResultRow", "GameRow", "GameSeatRow", "LobbySeekRow", "MarkerNoteRow", "NotifyPrefRow", "PasswordResetRow",
-    "SavedSetupRow", "SessionRow", "TurnMailRow", "TutorialProgressRow", "utcnow",
+    "Base", "ChatBlockRow", "ChatMessageRow", "CommanderGameRow", "CommanderRatingRow", "CommanderRow", "FeedbackRow",
+    "GameActionRow", "GameResultRow", "GameRow", "GameSeatRow", "LobbySeekRow", "MarkerNoteRow", "NotifyPrefRow",
+    "PasswordResetRow", "RatedGameRow", "RatingHistoryRow", "SavedSetupRow", "SessionRow", "TurnMailRow",
+    "TutorialProgressRow", "utcnow",
 ]  # fmt: skip
 
 
@@ -99,7 +101,8 @@ class LobbySeekRow(Base):
     (a new seek replaces the old), for ``game``, ``time_control`` (a :data:`~admiral.service.lobby.TIME_CONTROLS`
     name) and ``rated``; ``rating`` as it was when they joined (1500 for a guest); ``joined_at`` (epoch ms) widens
     their rating window; ``seen_at`` (epoch ms) is renewed while a lobby socket of theirs is open on some instance,
-    and a seek not seen for 20 s is dropped."""
+    and a seek not seen for 20 s is dropped. ``browser_key``/``address_key``: the seeker's keyed marks, given to the
+    seat the pairing makes (PROGRESSION.md §2's unrated games)."""
 
     __tablename__ = "lobby_seeks"
 
@@ -110,6 +113,8 @@ class LobbySeekRow(Base):
     rating: Mapped[int] = mapped_column(Integer, default=1500)
     joined_at: Mapped[int] = mapped_column(BigInteger)
     seen_at: Mapped[int] = mapped_column(BigInteger)
+    browser_key: Mapped[str | None] = mapped_column(String(32))
+    address_key: Mapped[str | None] = mapped_column(String(32))
 
 
 #: «Мои партии» (issue 19, :mod:`.history`): finished games newest first. PostgreSQL walks it for a commander with
@@ -134,6 +139,10 @@ class GameSeatRow(Base):
     ready: Mapped[bool] = mapped_column(Boolean, default=False)
     auto_declare: Mapped[bool] = mapped_column(Boolean, default=False)
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: Who took the seat, as PROGRESSION.md §2's unrated games need it (never in clear): a keyed hash (32 hex) of
+    #: the browser token it was taken from, and of the client address (``GameService.address_key``).
+    browser_key: Mapped[str | None] = mapped_column(String(32))
+    address_key: Mapped[str | None] = mapped_column(String(32))
 
 
 class MarkerNoteRow(Base):
@@ -353,4 +362,48 @@ class ChatBlockRow(Base):
 
     blocker_key: Mapped[str] = mapped_column(String(64), primary_key=True)
     blocked_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class CommanderRatingRow(Base):
+    """A commander's Glicko-2 rating in one game of the house (PROGRESSION.md §4, :mod:`admiral.progression.rating`):
+    ``rating`` and ``rd`` in rating points, ``volatility`` σ, ``games`` the rated games. Made by its first rated game;
+    a commander without a row has the starting 1500 / 350 / 0.06."""
+
+    __tablename__ = "commander_ratings"
+    __table_args__ = (Index("ix_commander_ratings_game_rating", "game", "rating"),)
+
+    commander_id: Mapped[int] = mapped_column(ForeignKey("commanders.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+
+
+class RatedGameRow(Base):
+    """The exactly-once key of a game's rating update (§4): inserted in the one transaction that rates both players,
+    so two ends racing (two instances) rate a game once. ``changes``: side → ``{"before", "after", "rd", "delta",
+    "provisional"}`` (whole points), what the result screen shows."""
+
+    __tablename__ = "rated_games"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    changes: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingHistoryRow(Base):
+    """One point of a commander's rating chart (§4): its rating and RD after the rated game ``game_id`` of ``game``,
+    at ``created_at``."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_commander_game", "commander_id", "game", "created_at"),)
+
+    commander_id: Mapped[int] = mapped_column(ForeignKey("commanders.id", ondelete="CASCADE"), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -216,8 +216,11 @@ class Store:
                 self.known[game_id] = rev
         return [r[0] for r in rows]
 
-    def claim_seat(self, game_id: str, side: str, browser_hash: str) -> bool:
-        """Atomically bind the free seat ``side`` to ``browser_hash`` (``UPDATE … WHERE browser_hash IS NULL``).
+    def claim_seat(
+        self, game_id: str, side: str, browser_hash: str, browser_key: str | None = None, address_key: str | None = None
+    ) -> bool:
+        """Atomically bind the free seat ``side`` to ``browser_hash`` (``UPDATE … WHERE browser_hash IS NULL``),
+        with the keyed hashes of the claimant's browser token and address (PROGRESSION.md §2).
 
         :returns: ``True`` for the one caller that won the seat, ``False`` if it was taken.
         """
@@ -225,7 +228,7 @@ class Store:
             res = conn.execute(
                 _SEATS.update()
                 .where(_SEATS.c.game_id == game_id, _SEATS.c.side == side, _SEATS.c.browser_hash.is_(None))
-                .values(browser_hash=browser_hash, joined_at=utcnow())
+                .values(browser_hash=browser_hash, joined_at=utcnow(), browser_key=browser_key, address_key=address_key)
             )
             if res.rowcount != 1:
                 return False

@@ -13,7 +13,17 @@ import { t } from "./t.js";
 export const LOW_TITLE_MS = 30000;
 
 /**
- * Who holds a side, as a bar names it: «Nickname · rank» for a registered commander, «ИИ — <level name>» for a bot,
+ * A commander's rating in this game as players read it (PROGRESSION.md §4): «1523», with «?» while provisional.
+ * @param {{rating: number, provisional: boolean}|null|undefined} r the snapshot's `players[side].rating`
+ * @returns {string} "" for none (a guest, a bot)
+ */
+export function ratingText(r) {
+  return r ? `${r.rating}${r.provisional ? "?" : ""}` : "";
+}
+
+/**
+ * Who holds a side, as a bar names it: «Nickname · 1523? · rank» for a registered commander (its rating in this game,
+ * «?» while provisional), «ИИ — <level name>» for a bot,
  * «Гость» for a guest, the side's name for a seat nobody took.
  * @param {object} p the snapshot's `game.players[side]`
  * @param {string} side
@@ -21,7 +31,7 @@ export const LOW_TITLE_MS = 30000;
  */
 export function playerName(p, side) {
   if (p?.bot) return t("ИИ — {name}", { name: t(p.bot.name) });
-  if (p?.name) return p.rank ? `${p.name} · ${t(p.rank.name)}` : p.name;
+  if (p?.name) return [p.name, ratingText(p.rating), p.rank ? t(p.rank.name) : ""].filter(Boolean).join(" · ");
   if (p?.joined) return t("Гость");
   return SIDE_RU[side];
 }

@@ -87,10 +87,24 @@ export function creditBlock(credit) {
       const degree = { 1: "III", 2: "II", 3: "I" }[a.after] || "";
       lines.push(h("p", { class: "credit-award" }, t("Награда: {award}, {degree} степени.", { award: t(a.name), degree })));
     }
+    if (credit.rating) lines.push(ratingLine(credit.rating));
     return h("div", { class: "credit" }, ...lines, h("a", { href: "/profile" }, t("Личное дело")));
+  }
+  if (credit && credit.unrated?.length) {
+    // PROGRESSION.md §2: a game that earns nothing says why, one sentence per reason
+    const why = { same_commander: t("Оба места заняты одним командиром."), same_browser: t("Оба места заняты из одного браузера."), repeated: t("Эти два командира уже сыграли три партии за сутки с одного адреса.") };
+    const lines = credit.unrated.map((code) => h("p", { class: "credit-why" }, why[code] || code));
+    return h("div", { class: "credit credit-unrated muted" }, h("p", { class: "credit-points" }, t("Партия без начисления очков.")), ...lines);
   }
   if (credit && !credit.counted) return h("p", { class: "credit muted" }, t("Партия закончилась слишком рано: очки не начислены."));
   return null;
+}
+
+/** A rated game's change of the viewer's rating (`game.credit.rating`, PROGRESSION.md §4): «Рейтинг: 1512 (+12)». */
+function ratingLine(r) {
+  const delta = r.delta > 0 ? `+${r.delta}` : r.delta < 0 ? `−${-r.delta}` : "±0";
+  const after = `${r.after}${r.provisional ? "?" : ""}`;
+  return h("p", { class: "credit-rating" }, t("Рейтинг: {rating} ({delta}).", { rating: after, delta }));
 }
 
 /**

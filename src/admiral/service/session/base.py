@@ -169,7 +169,8 @@ class SessionBase:
     DELTAS_MAX_BYTES = 4096
 
     async def _ensure_profiles(self, g: LiveGame) -> None:
-        """Read the public face (:attr:`~.live.Seat.profile`) of each seat's commander not read yet for its holder:
+        """Read the public face (:attr:`~.live.Seat.profile`: name, rank and the rating in this game, PROGRESSION.md
+        §4) of each seat's commander not read yet for its holder:
         one query for the game's seats when one was bound or changed hands, nothing otherwise, so a snapshot never
         waits for the database. A failed read is logged and tried again on the next call (the seat shows as a
         guest meanwhile)."""
@@ -182,6 +183,12 @@ class SessionBase:
             return
         try:
             rows = {} if self.progress is None else await self._db(self.progress.store.by_keys, list(todo))
+            registered_keys = [k for k, r in rows.items() if r.email is not None and r.nickname]
+            ratings = (
+                await self._db(self.progress.store.ratings_for, registered_keys, g.rules.info.key)
+                if registered_keys and self.progress is not None
+                else {}
+            )
         except Exception:
             g.log.warning("reading the players' profiles failed", exc_info=True)
             return
@@ -191,7 +198,20 @@ class SessionBase:
             rank = rank_for(row.points) if registered else None
             # the rank as the profile names it (its number and message id), not the commander's points
             seat.profile = {"name": row.nickname, "rank": {"number": rank.number, "name": rank.name}} if rank else None
+            if seat.profile is not None and key in ratings:  # PROGRESSION.md §4: «Nick · 1523?» in the bars
+                seat.profile["rating"] = ratings[key].to_dict()
             seat.profile_of = key
+
+    def _show_new_ratings(self, g: LiveGame) -> None:
+        """A rated game's seats show the ratings after it in the bars (PROGRESSION.md §4), taken from what the game
+        did to them (``g.credited[side]["rating"]``), on whichever instance holds the game: no new read."""
+        for side, change in g.credited.items():
+            seat, rating = g.seats.get(side), change.get("rating")
+            if seat is None or rating is None or seat.profile is None:
+                continue
+            shown = {"rating": rating["after"], "rd": rating["rd"], "provisional": rating["provisional"],
+                     "games": rating.get("games", 0)}  # fmt: skip
+            seat.profile = {**seat.profile, "rating": shown}
 
     async def _publish(self, g: LiveGame, **extra: Any) -> None:
         """Tell every socket of ``g`` (on every instance) that it changed: ``{"type": "changed", "version",

@@ -245,6 +245,7 @@ class CacheMixin(SessionBase):
                     g.credited = self.progress.results(g.id)
                     if len(g.credited) < sum(1 for s in g.seats.values() if s.bot_level is None):
                         self._credit(g)  # a crash between the end and the credit: finish the job
+                    self._show_new_ratings(g)
         if g.settings.base_ms and g.game is not None:
             g.clock = self._restore_clock(row.clock_south_ms, row.clock_north_ms, row.clock_running,
                                           row.clock_started_at)  # fmt: skip

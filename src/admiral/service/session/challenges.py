@@ -100,10 +100,17 @@ class ChallengeMixin(SessionBase):
         return LobbyStore(self.store.engine)
 
     async def create_challenge(
-        self, browser_hash: str, settings: GameSettings, address: str | None = None, *, guest: bool
+        self,
+        browser_hash: str,
+        settings: GameSettings,
+        address: str | None = None,
+        browser_token: str | None = None,
+        *,
+        guest: bool,
     ) -> str:
         """Create an open challenge by ``browser_hash`` (a waiting game, listed; the creator's seat as
-        ``settings.side`` asks). ``guest``: the creator is not a registered commander (casual only).
+        ``settings.side`` asks). ``guest``: the creator is not a registered commander (casual only). ``address``,
+        ``browser_token``: the creator's, kept as keyed hashes with the seat (PROGRESSION.md §2).
 
         :returns: the game id.
         :raises ServiceError: ``guest_rated`` (a guest asked for a rated game, PROGRESSION.md §4: rated games are
@@ -122,7 +129,7 @@ class ChallengeMixin(SessionBase):
                       n=self.MAX_OPEN_CHALLENGES),
                     {"max": self.MAX_OPEN_CHALLENGES},
                 )  # fmt: skip
-            game_id, _code = await self.create_game(browser_hash, settings, address, listed=True)
+            game_id, _code = await self.create_game(browser_hash, settings, address, browser_token, listed=True)
         return game_id
 
     async def _challenge(self, game_id: str) -> LiveGame:
@@ -139,9 +146,12 @@ class ChallengeMixin(SessionBase):
         except ServiceError:
             raise ServiceError("challenge_gone", _("Этого вызова уже нет: его приняли или отменили.")) from None
 
-    async def accept_challenge(self, game_id: str, browser_hash: str, *, guest: bool) -> tuple[str, str]:
+    async def accept_challenge(
+        self, game_id: str, browser_hash: str, *, guest: bool, marks: dict[str, str | None] | None = None
+    ) -> tuple[str, str]:
         """``browser_hash`` accepts the open challenge ``game_id``: the atomic claim of its free seat (of two
-        accepts at once, on one instance or two, exactly one wins; the game goes to the setup).
+        accepts at once, on one instance or two, exactly one wins; the game goes to the setup). ``marks``: the
+        seat's ``browser_key`` and ``address_key`` (:meth:`seat_marks`; PROGRESSION.md §2).
 
         :returns: ``(url, creator)``: the game's URL ``/g/{id}`` and its creator's identity key (to tell them).
         :raises ServiceError: ``challenge_gone`` (no such open challenge), ``own_challenge`` (the creator's own),
@@ -153,7 +163,7 @@ class ChallengeMixin(SessionBase):
         if g.settings.rated and guest:
             raise ServiceError("guest_rated", _("Рейтинговые партии — для зарегистрированных командиров. Гость "
                                                 "может играть без рейтинга."))  # fmt: skip
-        await self._shielded(self._claim(g, browser_hash))
+        await self._shielded(self._claim(g, browser_hash, marks))
         if g.seat_of(browser_hash) is None:
             raise ServiceError("challenge_taken", _("Вызов уже принял другой игрок."))
         g.log.info("challenge accepted")
@@ -172,12 +182,21 @@ class ChallengeMixin(SessionBase):
             raise ServiceError("challenge_taken", _("Вызов уже принял другой игрок."))
         await self.abort(g, side)  # type: ignore[attr-defined]  # FinishMixin: under the lock, then published
 
-    async def create_paired(self, first: str, second: str, settings: GameSettings) -> str:
+    async def create_paired(
+        self,
+        first: str,
+        second: str,
+        settings: GameSettings,
+        marks: tuple[dict[str, str | None], dict[str, str | None]] = ({}, {}),
+    ) -> str:
         """A game of two commanders the quick pairing matched (issue 19): ``first`` as ``settings.side`` asks
         (random by default), ``second`` the other seat, both held from the start (straight to the setup).
+        ``marks``: each one's stored seat marks (``browser_key``, ``address_key``: PROGRESSION.md §2).
 
         :returns: the game id."""
-        game_id, _code = await self.create_game(first, settings, opponent=second)
+        game_id, _code = await self.create_game(
+            first, settings, opponent=second, creator_marks=marks[0], opponent_marks=marks[1]
+        )
         self.games[game_id].log.info("paired")
         return game_id
 
@@ -199,9 +218,20 @@ class ChallengeMixin(SessionBase):
     #: The lock every change of the pool takes, on every instance (``bus.lock``): nobody is paired twice.
     POOL_LOCK = "lobby:pairing"
 
-    async def join_pool(self, key: str, game: str, time_control: str, rated: bool, rating: int, *, guest: bool) -> None:
+    async def join_pool(
+        self,
+        key: str,
+        game: str,
+        time_control: str,
+        rated: bool,
+        rating: int,
+        *,
+        guest: bool,
+        marks: dict[str, str | None] | None = None,
+    ) -> None:
         """Put ``key`` in the quick-pairing pool (replacing a seek of theirs) for ``game`` at ``time_control`` (one
-        of the game's ``GameInfo.pairing``), ``rated`` or not, with ``rating`` (1500 for a guest).
+        of the game's ``GameInfo.pairing``), ``rated`` or not, with ``rating`` (1500 for a guest); ``marks``: the
+        seeker's ``browser_key`` and ``address_key`` (:meth:`seat_marks`), for the seat the pairing makes.
 
         :raises ServiceError: ``unknown_game``; ``bad_settings`` (a time control the game does not pair);
             ``guest_rated``; ``unavailable`` (the pool's lock could not be had)."""
@@ -217,7 +247,7 @@ class ChallengeMixin(SessionBase):
         async with self._serialised(self.POOL_LOCK):
             await self._db(
                 self.lobby_store.put_seek, key=key, game=game, time_control=time_control, rated=rated,
-                rating=rating, joined_at=now, seen_at=now,
+                rating=rating, joined_at=now, seen_at=now, **(marks or {}),
             )  # fmt: skip
 
     async def leave_pool(self, key: str) -> None:
@@ -243,5 +273,6 @@ class ChallengeMixin(SessionBase):
                 settings = GameSettings.from_form(
                     a.time_control, setup_minutes=info.setup_minutes, game=a.game, rated=a.rated
                 )
-                made.append((a.key, b.key, await self.create_paired(a.key, b.key, settings)))
+                marks = tuple({"browser_key": x.browser_key, "address_key": x.address_key} for x in (a, b))
+                made.append((a.key, b.key, await self.create_paired(a.key, b.key, settings, marks)))  # type: ignore[arg-type]
         return made

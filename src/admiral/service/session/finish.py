@@ -42,8 +42,10 @@ class FinishMixin(SessionBase):
         try:
             holders = {s: g.seats[s].browser_hash for s in SIDES}
             levels = {s: g.seats[s].bot_level for s in SIDES}
-            self.progress.credit(g.id, g.rules, g.rules.game_stats(g.game), holders, levels)
+            stats = g.rules.game_stats(g.game)
+            self.progress.credit(g.id, g.rules, stats, holders, levels, rated=g.settings.rated, now=self.now.utc())
             g.credited = self.progress.results(g.id)
+            self._show_new_ratings(g)
         except Exception:
             g.log.exception("crediting the game failed")
 
@@ -231,6 +233,8 @@ class FinishMixin(SessionBase):
             await self.check_bot_games(g.seats[side].browser_hash, g.creator_address)
         new_id = new_game_id()
         _code, invite_hash, _sealed = self._new_invite(new_id)
+        # who took the seats, as PROGRESSION.md §2 needs it: the same browsers and addresses, sides swapped
+        marks = {} if self.progress is None else await self._db(self.progress.store.seat_marks, g.id)
         row = GameRow(
             id=new_id, invite_hash=invite_hash, invite_sealed=None, creator_hash=g.creator_hash,
             creator_address=g.creator_address, game=g.rules.info.key,
@@ -247,6 +251,8 @@ class FinishMixin(SessionBase):
                 ready=False,
                 auto_declare=g.seats[_other(s)].auto_declare,
                 joined_at=self.now.utc(),
+                browser_key=m.browser_key if (m := marks.get(_other(s))) else None,
+                address_key=m.address_key if m else None,
             )
             for s in SIDES
         ]

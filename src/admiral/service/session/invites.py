@@ -53,16 +53,22 @@ class InviteMixin(SessionBase):
         browser_hash: str,
         settings: GameSettings,
         address: str | None = None,
+        browser_token: str | None = None,
         *,
         listed: bool = False,
         opponent: str | None = None,
+        creator_marks: dict[str, str | None] | None = None,
+        opponent_marks: dict[str, str | None] | None = None,
     ) -> tuple[str, str | None]:
         """Create a game and seat its creator (``settings.side``, or a random side). With a friend the game
         waits for the invite to be accepted; against the AI (``settings.ai_level``) the bot takes the
         other seat and sets up at once, and the game goes straight to the setup. ``address``: the creator's
-        client address (only a keyed hash of it is stored, to count AI games per address). ``listed``: an open
-        challenge in the lobby (issue 19; its creator counts as seen now). ``opponent``: the identity key that
-        takes the other seat at once (quick pairing, issue 19): the game goes straight to the setup, no invite.
+        client address (only a keyed hash of it is stored, to count AI games per address and, with the keyed hash
+        of ``browser_token``, the creator's cookie, to find the games PROGRESSION.md §2 leaves unrated). ``listed``:
+        an open challenge in the lobby (issue 19; its creator counts as seen now). ``opponent``: the identity key that
+        takes the other seat at once (quick pairing, issue 19): the game goes straight to the setup, no invite;
+        ``creator_marks``/``opponent_marks``: each seat's ``browser_key`` and ``address_key`` as stored (already
+        keyed hashes; by default the creator's come from ``browser_token`` and ``address``).
 
         :returns: ``(game_id, invite_code)``; the invite code is ``None`` in a game against the AI.
         :raises ServiceError: ``too_many_ai_games`` when the creator (or its address) already has the most
@@ -96,6 +102,7 @@ class InviteMixin(SessionBase):
                 listed=listed and not direct, creator_seen_at=wall if listed and not direct else None,
             )  # fmt: skip
             holders = {side: browser_hash, _other(side): f"{BOT_PREFIX}{ai}" if ai else opponent}
+            marks = {side: creator_marks or self.seat_marks(address, browser_token), _other(side): opponent_marks or {}}
             seats = [
                 GameSeatRow(
                     game_id=game_id,
@@ -105,6 +112,8 @@ class InviteMixin(SessionBase):
                     ready=False,
                     auto_declare=False,
                     joined_at=self.now.utc() if holders[s] else None,
+                    browser_key=marks[s].get("browser_key"),
+                    address_key=marks[s].get("address_key"),
                 )
                 for s in SIDES
             ]
@@ -136,6 +145,20 @@ class InviteMixin(SessionBase):
         if not address:
             return None
         digest = hmac.new(self.options.secret_key.encode(), f"address:{address}".encode(), hashlib.sha256)
+        return digest.hexdigest()[:32]
+
+    def seat_marks(self, address: str | None, browser_token: str | None) -> dict[str, str | None]:
+        """What a seat keeps of who took it (PROGRESSION.md §2's unrated games): ``{"browser_key", "address_key"}``,
+        keyed hashes of the browser token and the client address (:meth:`browser_key`, :meth:`address_key`)."""
+        return {"browser_key": self.browser_key(browser_token), "address_key": self.address_key(address)}
+
+    def browser_key(self, token: str | None) -> str | None:
+        """The stored form of a browser token (the ``admiral_browser`` cookie) for PROGRESSION.md §2's "one
+        browser": a keyed hash (32 hex digits), never the token; ``None`` for none. Unlike the identity key it stays
+        the same when the browser's commander logs in or out."""
+        if not token:
+            return None
+        digest = hmac.new(self.options.secret_key.encode(), f"browser:{token}".encode(), hashlib.sha256)
         return digest.hexdigest()[:32]
 
     async def check_bot_games(self, browser_hash: str | None, address_key: str | None = None) -> None:
@@ -191,8 +214,12 @@ class InviteMixin(SessionBase):
             return "open"
         return "used"
 
-    async def claim(self, code: str, browser_hash: str) -> str | None:
-        """Claim the free seat of the invite's game for ``browser_hash`` (atomic, single use).
+    async def claim(
+        self, code: str, browser_hash: str, address: str | None = None, browser_token: str | None = None
+    ) -> str | None:
+        """Claim the free seat of the invite's game for ``browser_hash`` (atomic, single use). ``address`` and
+        ``browser_token``: the claimant's client address and cookie, kept with the seat only as keyed hashes
+        (:meth:`address_key`, :meth:`browser_key`; PROGRESSION.md §2).
 
         :returns: the game id (whether or not the seat was won: a loser becomes a spectator), ``None`` for an
             unknown invite.
@@ -202,15 +229,16 @@ class InviteMixin(SessionBase):
             return None
         if self.invite_state(g, browser_hash) != "open":
             return g.id
-        return await self._shielded(self._claim(g, browser_hash))
+        return await self._shielded(self._claim(g, browser_hash, self.seat_marks(address, browser_token)))
 
-    async def _claim(self, g: LiveGame, browser_hash: str) -> str:
-        """Take the free seat (one atomic write: a second claimant loses), then open the setup."""
+    async def _claim(self, g: LiveGame, browser_hash: str, marks: dict[str, str | None] | None = None) -> str:
+        """Take the free seat (one atomic write: a second claimant loses), then open the setup. ``marks``: the
+        seat's ``browser_key`` and ``address_key`` (PROGRESSION.md §2)."""
         async with self._locked(g):
             free = [s for s in SIDES if g.seats[s].browser_hash is None]
             if g.status != "waiting" or not free:
                 return g.id
-            if not await self._db(self.store.claim_seat, g.id, free[0], browser_hash):
+            if not await self._db(self.store.claim_seat, g.id, free[0], browser_hash, **(marks or {})):
                 await self._catch_up(g, stale=True)  # another instance's claimant won the seat
                 return g.id
             g.seats[free[0]].browser_hash = browser_hash

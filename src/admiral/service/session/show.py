@@ -71,6 +71,8 @@ class ShowMixin(SessionBase):
                     # a registered commander's nickname and rank are public (a guest's and a bot's: None)
                     "name": (g.seats[s].public_profile or {}).get("name"),
                     "rank": (g.seats[s].public_profile or {}).get("rank"),
+                    # its rating in this game (PROGRESSION.md §4): {"rating", "rd", "provisional", "games"}
+                    "rating": (g.seats[s].public_profile or {}).get("rating"),
                     "ready": g.seats[s].ready,
                     "disconnected_ms": self._disconnected_ms(g, s, mono),
                 }

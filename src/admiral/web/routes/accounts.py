@@ -21,9 +21,11 @@ from starlette.concurrency import run_in_threadpool
 from admiral.games import progression_games
 from admiral.i18n import N_, _, ngettext
 from admiral.progression import Career, rank_for
+from admiral.progression.rating import PROVISIONAL_RD
 from admiral.service import ServiceError
 from admiral.service.accounts import account_key
 
+from ..charts import rating_chart
 from ..deps import SESSION_COOKIE, AccountsDep, BrowserHash, CommanderDep, checked_form, client_address, rate_key
 from .history import get_history, recent_context
 from .notify import turn_mail_state
@@ -35,6 +37,8 @@ router = APIRouter(tags=["commanders"])
 
 SESSION_MAX_AGE = 30 * 24 * 3600
 PAGE_SIZE = 25
+#: Rated games a commander needs to stand in the rating table (PROGRESSION.md §4; and RD ≤ 110).
+RATED_GAMES_MIN = 10
 _CSRF_MESSAGE = N_("Форма устарела или пришла с чужого сайта. Обновите страницу и попробуйте снова.")
 
 
@@ -304,7 +308,14 @@ def _record_context(commander: Any, accounts: Any, *, own: bool) -> dict[str, An
         for key, rules in progression_games().items()
         if key in careers
     ]
+    rated = accounts.ratings(commander)  # PROGRESSION.md §4: the rating per game and its chart
+    ratings = [
+        {"key": key, "name": rules.info.name, "rating": rated[key][0], "chart": rating_chart(rated[key][1])}
+        for key, rules in progression_games().items()
+        if key in rated
+    ]
     return {
+        "ratings": ratings,
         "commander": commander,
         "own": own,
         "rank": rank_for(commander.points),
@@ -355,10 +366,21 @@ async def leaders(request: Request, accounts: AccountsDep, page: int = 1, game: 
     ]  # fmt: skip
     pages = max(1, (total + PAGE_SIZE - 1) // PAGE_SIZE)
     switch = [("", N_("Все игры"))] + [(key, rules.info.name) for key, rules in games.items()]
+    by_rating = []  # PROGRESSION.md §4: the second table, by rating, per game (the chosen one, or each)
+    for key in [game] if game else list(games):
+        top, _n = await run_in_threadpool(
+            accounts.store.rating_leaderboard, key, 0, PAGE_SIZE, RATED_GAMES_MIN, PROVISIONAL_RD
+        )
+        by_rating.append({"key": key, "name": games[key].info.name, "entries": [
+            {"place": i + 1, "nickname": r.commander.nickname, "rating": round(r.rating.rating),
+             "rd": round(r.rating.rd), "games": r.rating.games}
+            for i, r in enumerate(top)
+        ]})  # fmt: skip
     return render(
         request, "leaders.html",
         {"entries": entries, "page": page, "pages": pages, "total": total, "game": game,
-         "game_name": games[game].info.name if game else None, "switch": switch},
+         "game_name": games[game].info.name if game else None, "switch": switch, "by_rating": by_rating,
+         "rated_games_min": RATED_GAMES_MIN},
     )  # fmt: skip
 
 

@@ -79,7 +79,8 @@ async def lobby_socket(ws: WebSocket) -> None:
         return
     try:
         await ws.accept()
-        listener = room.join(browser, guest=commander is None)
+        marks = ws.app.state.service.seat_marks(address, ws.cookies.get(COOKIE))
+        listener = room.join(browser, guest=commander is None, marks=marks)
         metrics.SOCKETS.inc()
         try:
             await _serve(ws, settings, room, gate, listener, address)

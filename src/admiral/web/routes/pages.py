@@ -226,7 +226,9 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
         game_settings = GameSettings.from_form(
             body.time_control, base_minutes=body.base_minutes, increment_seconds=body.increment_seconds,
             setup_minutes=body.setup_minutes, side=body.side, ai_level=_ai_level(body), game=body.game,
-            options=body.options, rated=body.rated, days_per_move=body.days_per_move,
+            options=body.options, days_per_move=body.days_per_move,
+            # a guest's friend games are casual (PROGRESSION.md §4); its open challenge asking for one is refused
+            rated=body.rated and (request.state.commander is not None or body.listing == "open"),
         )  # fmt: skip
         if settings.test_time_controls and any(v is not None for v in (body.base_ms, body.increment_ms, body.setup_ms)):
             game_settings = replace(
@@ -252,11 +254,13 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
             refusal = (429, "rate_limited", _("Слишком много новых партий подряд. Подождите минуту."))
         elif body.listing == "open":
             guest = getattr(request.state, "commander", None) is None
-            game_id = await service.create_challenge(browser, game_settings, address, guest=guest)
+            token = request.state.browser_token
+            game_id = await service.create_challenge(browser, game_settings, address, token, guest=guest)
             code = None
             await request.app.state.lobby.announce(game_id)
         else:
-            game_id, code = await service.create_game(browser, game_settings, address)
+            token = request.state.browser_token
+            game_id, code = await service.create_game(browser, game_settings, address, browser_token=token)
     except ServiceError as e:
         status = {"too_many_ai_games": 409, "too_many_challenges": 409, "guest_rated": 403}.get(e.code, 400)
         refusal = (status, e.code, e.message)
@@ -337,7 +341,8 @@ async def accept_invite(request: Request, invite: str, service: ServiceDep, brow
     """Claim the free seat (atomic, single use); ``303`` to the game page either way."""
     if await checked_form(request) is None:
         return error_page(request, 403, _("Форма устарела или пришла с чужого сайта. Обновите страницу."))
-    game_id = await service.claim(invite, browser)
+    address = rate_key(client_address(request))  # kept as keyed hashes, for PROGRESSION.md §2's unrated games
+    game_id = await service.claim(invite, browser, address, browser_token=request.state.browser_token)
     if game_id is None:
         return error_page(request, 404, _("Приглашение не найдено."))
     return RedirectResponse(f"/g/{game_id}", status_code=303)
