@@ -264,6 +264,7 @@ class ChatMixin(SessionBase):
         if blocks:
             for seat in g.seats.values():
                 seat.chat_blocks = None
+        await self._prime_chat_blocks(g)
         mono = self.now.mono()
         if not self.chat_open(g) or (not force and mono - g.chat_checked_at < self.CHAT_RECHECK_S):
             return
@@ -279,6 +280,20 @@ class ChatMixin(SessionBase):
             g.chat_version += 1
         except Exception:
             g.log.warning("reading the chat failed", exc_info=True)
+
+    async def _prime_chat_blocks(self, g: LiveGame) -> None:
+        """Read the block lists of ``g``'s seat holders that are not cached yet, in the database threads (so that
+        :meth:`chat_blocks`, called while a snapshot is built, finds them and never reads on the event loop)."""
+        if not self.chat_open(g):
+            return
+        for seat in g.seats.values():
+            key = seat.browser_hash
+            if key is None or (seat.chat_blocks is not None and seat.chat_blocks[0] == key):
+                continue
+            try:
+                seat.chat_blocks = (key, frozenset(await self._db(self.chat_store.blocked_by, key)))
+            except Exception:
+                g.log.warning("reading the chat blocks failed side=%s", seat.side, exc_info=True)
 
     def chat_replay(self, g: LiveGame, key: str | None) -> list[dict[str, Any]] | None:
         """The chat of a finished game for its replay, to its two players only (``key``: who asks, an identity
