@@ -22,7 +22,7 @@ from admiral.games.admiral.rules.events import Reason as AdmiralReason
 from admiral.games.battleship.rules.state import Reason as BattleshipReason
 from admiral.service.history import PAGE_SIZE
 from admiral.service.lobby import hash_token
-from admiral.store.models import CommanderRow, GameResultRow, GameRow, GameSeatRow
+from admiral.store.models import CommanderRow, GameResultRow, GameRow, GameSeatRow, RatedGameRow
 from admiral.web.config import Settings
 
 from .conftest import make_settings, snapshot, until
@@ -68,6 +68,9 @@ def stored_game(
         s.flush()
         s.add_all([GameSeatRow(game_id=game_id, side="south", browser_hash=south),
                    GameSeatRow(game_id=game_id, side="north", browser_hash=north)])  # fmt: skip
+        if rated:  # the rating moved (PROGRESSION.md §4): the exactly-once row the credit writes
+            s.add(RatedGameRow(game_id=game_id, changes={"south": {"before": 1500, "after": 1512, "delta": 12},
+                                                         "north": {"before": 1500, "after": 1488, "delta": -12}}))
         for side, n in (points or {}).items():
             holder = south if side == "south" else north
             cid = s.scalar(select(CommanderRow.id).where(CommanderRow.key == holder))
@@ -112,7 +115,7 @@ def test_own_list_newest_first_with_result_reason_plies_points_and_replay(client
     page = nemo.get("/games").text
     assert listed(page) == [sunk, lost, drawn, won]  # newest end first
     assert item(page, won) == (
-        "Победа соперник: Синдбад Адмирал обе базы уничтожены 88 полуходов 1 нояб. 2026 г. рейтинговая +230 очков "
+        "Победа соперник: Синдбад Адмирал обе базы уничтожены 88 полуходов 1 нояб. 2026 г. рейтинг +12 +230 очков "
         "Запись партии"
     )
     assert item(page, lost).startswith("Поражение соперник: Синдбад Адмирал время вышло 41 полуход")
@@ -125,6 +128,7 @@ def test_own_list_newest_first_with_result_reason_plies_points_and_replay(client
     theirs = sinbad.get("/games").text
     assert listed(theirs) == [sunk, lost, drawn, won]
     assert item(theirs, won).startswith("Поражение соперник: Капитан Немо")
+    assert "рейтинг -12" in item(theirs, won)
     assert item(theirs, sunk).startswith("Поражение соперник: Капитан Немо Морской бой флот потоплен")
     short = stored_game(client, me, other, minutes=5, ply=3, points={"south": 0}, changes={"counted": False})
     # PROGRESSION.md §2: ended before each side made two turns, "aborted" for the profile: said so, not «+0»

@@ -38,8 +38,9 @@ class HistoryItem:
     ``reason_text`` its phrase (a msgid of the game's ``end_reasons``; the code itself when the game has none);
     ``opponent``: ``"commander"`` (registered: ``opponent_nickname`` set), ``"guest"``, ``"ai"`` (``ai_level``
     and ``ai_name``, a msgid) or ``"none"`` (a seat never taken); ``ply``: actions in the record, the end action
-    included; ``finished_at``: aware UTC (``None`` if unknown); ``rated``: the game was created rated
-    (``settings.rated``, PROGRESSION.md §4); ``points``: what the commander got from it (``game_results``),
+    included; ``finished_at``: aware UTC (``None`` if unknown); ``rated``: the game moved the commander's rating
+    (PROGRESSION.md §4: asked for rated, both seats registered, not unrated by §2), ``rating_delta`` by how much
+    (whole points; ``None`` when not rated); ``points``: what the commander got from it (``game_results``),
     ``None`` when nothing was credited; ``counted``: the game counted on the profile (``False``: one that ended
     before each side made two turns, PROGRESSION.md §2 "aborted": no points, no statistics), ``None`` with
     ``points``."""
@@ -61,6 +62,7 @@ class HistoryItem:
     rated: bool
     points: int | None
     counted: bool | None = None
+    rating_delta: int | None = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,7 @@ class HistoryService:
             reason_text=(info.end_reasons.get(reason, reason) if info is not None else reason),
             opponent=opponent, opponent_nickname=row.opponent_nickname if opponent == "commander" else None,
             ai_level=ai_level, ai_name=ai_name, ply=row.ply, finished_at=_aware(row.finished_at),
-            rated=bool(row.settings.get("rated")), points=row.points,
+            rated=row.rating is not None, points=row.points,
+            rating_delta=None if row.rating is None else int(row.rating.get("delta", 0)),
             counted=None if row.credit is None else bool(row.credit.get("counted", True)),
         )  # fmt: skip

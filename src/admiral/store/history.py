@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import Engine, and_, or_, select
 from sqlalchemy.orm import aliased, sessionmaker
 
-from .models import CommanderRow, GameResultRow, GameRow, GameSeatRow
+from .models import CommanderRow, GameResultRow, GameRow, GameSeatRow, RatedGameRow
 
 __all__ = ["HistoryRow", "HistoryStore"]
 
@@ -26,7 +26,9 @@ class HistoryRow(NamedTuple):
     ``side``: the commander's seat; ``opponent_key``: who held the other seat (a commander's key or a bot's
     ``bot:N``; ``None`` if never taken); ``opponent_nickname``: that commander's nickname if registered, else
     ``None``; ``points``: what the commander got (``game_results.points``), ``None`` when nothing was credited
-    (a game not credited yet, a game whose crediting failed)."""
+    (a game not credited yet, a game whose crediting failed); ``credit``: that row's changes; ``rating``: the
+    commander's rating change by this game (``rated_games.changes[side]``: ``before``, ``after``, ``delta``…),
+    ``None`` for a game that moved no rating."""
 
     game_id: str
     game: str
@@ -40,6 +42,7 @@ class HistoryRow(NamedTuple):
     opponent_nickname: str | None
     points: int | None
     credit: dict[str, Any] | None
+    rating: dict[str, Any] | None = None
 
 
 class HistoryStore:
@@ -67,12 +70,13 @@ class HistoryStore:
             select(
                 GameRow.id, GameRow.game, GameRow.finished_at, GameRow.ply, GameRow.result_winner,
                 GameRow.result_reason, GameRow.settings, mine.side, other.browser_hash, opponent.nickname,
-                GameResultRow.points, GameResultRow.changes,
+                GameResultRow.points, GameResultRow.changes, RatedGameRow.changes,
             )
             .join(mine, mine.game_id == GameRow.id)
             .join(other, and_(other.game_id == GameRow.id, other.side != mine.side))
             .outerjoin(opponent, registered)
             .outerjoin(GameResultRow, credited)
+            .outerjoin(RatedGameRow, RatedGameRow.game_id == GameRow.id)
             .where(mine.browser_hash == key, GameRow.status == "over", one_line)
         )  # fmt: skip
         if game is not None:
@@ -83,8 +87,8 @@ class HistoryStore:
         return [
             HistoryRow(
                 game_id, game_key, finished_at, ply or 0, winner, reason, dict(settings or {}), side, holder, nick,
-                points, None if points is None else dict(changes or {}),
+                points, None if points is None else dict(changes or {}), (rated or {}).get(side),
             )
-            for game_id, game_key, finished_at, ply, winner, reason, settings, side, holder, nick, points, changes
-            in rows
+            for game_id, game_key, finished_at, ply, winner, reason, settings, side, holder, nick, points, changes,
+            rated in rows
         ]  # fmt: skip
