@@ -69,8 +69,15 @@ def stored_game(
         s.add_all([GameSeatRow(game_id=game_id, side="south", browser_hash=south),
                    GameSeatRow(game_id=game_id, side="north", browser_hash=north)])  # fmt: skip
         if rated:  # the rating moved (PROGRESSION.md §4): the exactly-once row the credit writes
-            s.add(RatedGameRow(game_id=game_id, changes={"south": {"before": 1500, "after": 1512, "delta": 12},
-                                                         "north": {"before": 1500, "after": 1488, "delta": -12}}))
+            s.add(
+                RatedGameRow(
+                    game_id=game_id,
+                    changes={
+                        "south": {"before": 1500, "after": 1512, "delta": 12},
+                        "north": {"before": 1500, "after": 1488, "delta": -12},
+                    },
+                )
+            )
         for side, n in (points or {}).items():
             holder = south if side == "south" else north
             cid = s.scalar(select(CommanderRow.id).where(CommanderRow.key == holder))
