@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import deque
 
 import orjson
@@ -32,7 +31,7 @@ from admiral.service.messages import parse_lobby_message
 
 from ..config import Settings
 from ..deps import COOKIE, SESSION_COOKIE, browser_hash_of_token, client_address, cross_site, rate_key
-from .ws import CLOSE_POLICY, CLOSE_TOO_BIG, SocketGate, _over, _refuse
+from .ws import CLOSE_POLICY, CLOSE_TOO_BIG, SocketGate, _over, _refuse, receive_frame
 
 __all__ = ["router"]
 
@@ -116,15 +115,8 @@ async def _serve(
     own: deque[float] = deque()  # this socket's messages in the last second
     shared: deque[float] = deque()  # its messages as SocketGate counts them for the address
     try:
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            received = time.monotonic()
-            data = message.get("text")
-            if data is None:
-                data = message.get("bytes") or b""
-            size = len(data.encode() if isinstance(data, str) else data)
+        while (frame := await receive_frame(ws)) is not None:
+            data, size, received = frame
             if size > settings.lobby_max_frame:
                 await send_error(ServiceError("too_big", _("Слишком большое сообщение."),
                                               {"max_bytes": settings.lobby_max_frame}))  # fmt: skip

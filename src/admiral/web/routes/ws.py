@@ -38,7 +38,7 @@ from admiral.service import GameService, ServiceError, metrics, parse_client_mes
 from ..config import Settings
 from ..deps import COOKIE, SESSION_COOKIE, browser_hash_of_token, client_address, cross_site, rate_key
 
-__all__ = ["SocketGate", "router"]
+__all__ = ["SocketGate", "receive_frame", "router"]
 
 router = APIRouter()
 log = logging.getLogger("admiral.ws")
@@ -50,6 +50,19 @@ RESYNC_S = 10.0
 CLOSE_TOO_BIG = 1009
 #: Bus events of the seats' chat (:mod:`admiral.service.session.chat`): a socket's writer hands them on itself.
 CHAT_EVENTS = ("chat", "chat.blocks")
+
+
+async def receive_frame(ws: WebSocket) -> tuple[str | bytes, int, float] | None:
+    """The next frame of ``ws`` as the sockets' budgets read it: ``(data, size in bytes, monotonic time it was
+    received in seconds)``; ``None`` once the client has gone."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    received = time.monotonic()
+    data = message.get("text")
+    if data is None:
+        data = message.get("bytes") or b""
+    return data, len(data.encode() if isinstance(data, str) else data), received
 
 
 class SocketGate:
@@ -293,15 +306,8 @@ async def _serve(
     writer_task.add_done_callback(_outcome)
     try:
         await sock.send_snapshot(service, g, side, browser, chat_history=True)
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            received = time.monotonic()
-            data = message.get("text")
-            if data is None:
-                data = message.get("bytes") or b""
-            size = len(data.encode() if isinstance(data, str) else data)
+        while (frame := await receive_frame(ws)) is not None:
+            data, size, received = frame
             if size > settings.ws_max_frame:
                 await sock.send({"type": "error", "code": "too_big", "message": _("Слишком большое сообщение."),
                                  "detail": {"max_bytes": settings.ws_max_frame}})  # fmt: skip
