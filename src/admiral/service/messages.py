@@ -11,7 +11,7 @@ admiral.service.errors.ServiceError: Неизвестный тип сообще�
 from __future__ import annotations
 
 import json
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -120,6 +120,12 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     :raises ServiceError: ``bad_json`` (not JSON), ``unknown_type`` (no such ``type``) or
         ``bad_message`` (wrong shape; ``detail`` lists the fields at fault).
     """
+    return _parse(text, _TYPES, _ADAPTER)
+
+
+def _parse(text: str | bytes, types: set[str], adapter: TypeAdapter[Any]) -> Any:
+    """One JSON object whose ``type`` is one of ``types``, validated by ``adapter`` (the errors of
+    :func:`parse_client_message`)."""
     try:
         data = json.loads(text)
     except (ValueError, TypeError, RecursionError):
@@ -127,11 +133,11 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     if not isinstance(data, dict):
         raise ServiceError("bad_message", _("Сообщение должно быть объектом JSON с полем «type»."))
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _TYPES:
+    if not isinstance(kind, str) or kind not in types:
         named = None if kind is None else str(kind)[:40]
         raise ServiceError("unknown_type", _("Неизвестный тип сообщения."), {"type": named})
     try:
-        return _ADAPTER.validate_python(data)
+        return adapter.validate_python(data)
     except ValidationError as e:
         fields = [".".join(str(p) for p in err["loc"][1:]) or "type" for err in e.errors()[:5]]
         raise ServiceError("bad_message", _("Сообщение неверной формы."), {"fields": fields}) from None
@@ -180,19 +186,4 @@ def parse_lobby_message(text: str | bytes) -> LobbyMessage:
 
     :raises ServiceError: ``bad_json``, ``unknown_type``, ``bad_message`` (``detail.fields``), as
         :func:`parse_client_message`."""
-    try:
-        data = json.loads(text)
-    except (ValueError, TypeError, RecursionError):
-        raise ServiceError("bad_json", _("Сообщение не является корректным JSON.")) from None
-    if not isinstance(data, dict):
-        raise ServiceError("bad_message", _("Сообщение должно быть объектом JSON с полем «type»."))
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _LOBBY_TYPES:
-        raise ServiceError(
-            "unknown_type", _("Неизвестный тип сообщения."), {"type": None if kind is None else str(kind)[:40]}
-        )
-    try:
-        return _LOBBY_ADAPTER.validate_python(data)
-    except ValidationError as e:
-        fields = [".".join(str(p) for p in err["loc"][1:]) or "type" for err in e.errors()[:5]]
-        raise ServiceError("bad_message", _("Сообщение неверной формы."), {"fields": fields}) from None
+    return _parse(text, _LOBBY_TYPES, _LOBBY_ADAPTER)
