@@ -303,3 +303,17 @@ def test_a_guests_game_is_never_marked_rated(client) -> None:
     register(nemo)
     game_id, _invite = nemo.create(side="south", rated=True)
     assert client.app.state.service.get(game_id).settings.rated is True
+
+
+# QA (issue 19): a finished game loaded afresh from the database (a restart, an evicted copy) names its
+# commanders and their ratings to a stranger opening its replay — it showed «Гость» for both
+def test_a_game_loaded_afresh_names_its_commanders_to_a_stranger(client) -> None:
+    nemo, sinbad = Person(client), Person(client)
+    register(nemo)
+    register(sinbad, nickname="Синдбад", email="sinbad@example.org")
+    game = battleship(nemo, sinbad, rated=True)
+    del client.app.state.service.games[game["id"]]
+    with Browser(client).ws(game["id"]) as ws:
+        players = snapshot(ws)["game"]["players"]
+    assert {players[s]["name"] for s in ("south", "north")} == {"Капитан Немо", "Синдбад"}
+    assert sorted(players[s]["rating"]["rating"] for s in ("south", "north")) == [1338, 1662]

@@ -157,7 +157,9 @@ class CacheMixin(SessionBase):
             loaded = await self._db(self.store.load_game, game_id)
             g = self.games.get(game_id)  # another request may have loaded it meanwhile: keep that copy
             if g is None and loaded is not None:
-                return self._adopt(loaded)
+                g = self._adopt(loaded)
+                await self._ensure_profiles(g)  # QA (issue 19): a game loaded here showed «Гость» for both
+                return g
         if g is None:
             raise ServiceError("not_found", _("Партия не найдена."))
         if self.bus.shared:
