@@ -155,7 +155,18 @@ def test_free_text_is_cleaned_counted_as_seen_and_limited(client) -> None:
         assert error(s)["code"] == "chat_too_long"
         s.send_json({"type": "chat", "text": " \x00\u202e\n "})
         assert error(s)["code"] == "chat_empty"
-    assert rows(client, game_id) == [("south", "text", "Привет, капитан! <b>x</b>"), ("south", "text", emoji)]
+        # QA: a text far over the limit is «too long», not «malformed»; invisible padding goes; one character
+        # carries at most three combining marks
+        s.send_json({"type": "chat", "text": "я" * 20_000})  # 40 KB: within a frame
+        assert error(s)["code"] == "chat_too_long"
+        s.send_json({"type": "chat", "text": "\u200b" * 150})
+        assert error(s)["code"] == "chat_empty"
+        s.send_json({"type": "chat", "text": "e" + "\u0301" * 3000})
+        assert chat(n)["body"] == "e\u0301\u0301\u0301"
+    assert rows(client, game_id) == [
+        ("south", "text", "Привет, капитан! <b>x</b>"), ("south", "text", emoji),
+        ("south", "text", "e\u0301\u0301\u0301"),
+    ]  # fmt: skip
 
 
 def test_a_chat_flood_is_refused_per_seat_and_not_stored(client, browsers) -> None:
@@ -174,6 +185,24 @@ def test_a_chat_flood_is_refused_per_seat_and_not_stored(client, browsers) -> No
         n.send_json({"type": "chat", "phrase": "thanks"})
         assert chat(n)["body"] == "thanks"  # not south's refused «gg»: nothing of it was sent
     assert [r[2] for r in rows(client, game_id)] == ["gl"] * 5 + ["thanks"]
+
+
+def test_refused_chats_do_not_use_up_the_rate_limit(client, browsers) -> None:
+    """QA (issue 19): an unknown phrase or an empty text is refused for what it is and leaves the seat's budget of
+    5 messages per 10 s whole."""
+    game_id, south, north = start_game(browsers)
+    with south.ws(game_id) as s, north.ws(game_id) as n:
+        snapshot(s)
+        snapshot(n)
+        for _ in range(4):
+            s.send_json({"type": "chat", "phrase": "nope"})
+            assert error(s)["code"] == "chat_unknown_phrase"
+        for _ in range(5):
+            s.send_json({"type": "chat", "phrase": "gl"})
+            chat(n)
+        s.send_json({"type": "chat", "phrase": "gg"})
+        assert error(s)["code"] == "chat_flood"
+    assert [r[2] for r in rows(client, game_id)] == ["gl"] * 5
 
 
 def test_a_block_hides_the_opponent_in_this_game_and_later_ones_and_can_be_undone(client, browsers) -> None:

@@ -82,7 +82,8 @@ class ChatMsg(_Msg):
 
     type: Literal["chat"]
     phrase: Annotated[str, Field(max_length=16)] | None = None
-    text: Annotated[str, Field(max_length=8000)] | None = None
+    #: bounded by the socket's frame size; the chat's own limit is checked as the user sees characters (chat_too_long)
+    text: Annotated[str, Field(max_length=64 * 1024)] | None = None
 
 
 class ChatBlockMsg(_Msg):

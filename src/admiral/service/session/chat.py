@@ -41,24 +41,40 @@ HISTORY = 100
 CHAT_STATUSES = ("setup", "play", "over", "aborted")
 #: Invisible characters that reorder or hide text (Unicode bidi embeddings, overrides and isolates).
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+#: Invisible characters that only pad or hide text: zero width space, word joiner, byte order mark, Mongolian vowel
+#: separator (QA: «hi» after 150 zero width spaces was accepted). The zero width (non-)joiners stay: emoji sequences
+#: and some scripts need them.
+_INVISIBLE = frozenset("\u200b\u2060\ufeff\u180e")
+#: Combining marks kept on one base character (QA: one «character» carrying 3,000 marks drew over its neighbours).
+MARKS_MAX = 3
 
 
 def clean_text(text: str) -> str:
-    """A free text as it is stored: control characters (Unicode category Cc, lone surrogates Cs) and direction
-    overrides removed (a line break or tab becomes a space), runs of white space one space, no space at either end.
+    """A free text as it is stored: control characters (Unicode category Cc, lone surrogates Cs), direction
+    overrides and invisible padding removed (a line break or tab becomes a space), at most :data:`MARKS_MAX`
+    combining marks on one character, runs of white space one space, no space at either end.
 
     >>> clean_text("  Привет,\\n\\tкапитан\\x00!\\u202e ")
     'Привет, капитан!'
+    >>> clean_text("\\u200b" * 150 + "hi"), len(clean_text("e" + "\\u0301" * 3000))
+    ('hi', 4)
     """
     kept = []
+    marks = 0
     for ch in text:
         cat = unicodedata.category(ch)
         if ch in "\t\n\r\v\f\x85\u2028\u2029":
             kept.append(" ")
-        elif cat in ("Cc", "Cs") or ch in _BIDI:
+        elif cat in ("Cc", "Cs") or ch in _BIDI or ch in _INVISIBLE:
+            continue
+        elif cat in ("Mn", "Me"):
+            marks += 1
+            if marks <= MARKS_MAX:
+                kept.append(ch)
             continue
         else:
             kept.append(ch)
+        marks = 0
     return " ".join("".join(kept).split())
 
 
@@ -120,15 +136,15 @@ class ChatMixin(SessionBase):
 
     # -- writing ---------------------------------------------------------------------------------
 
-    async def send_chat(self, g: LiveGame, side: str | None, *, phrase: str | None, text: str | None) -> dict:
-        """A chat message of ``side``: a quick ``phrase`` (a key of :data:`PHRASES`) or a free ``text`` (exactly
-        one). Stored, then published to the game's sockets (the two seats' on every instance).
+    async def prepare_chat(
+        self, g: LiveGame, side: str | None, *, phrase: str | None, text: str | None
+    ) -> tuple[str, str, str]:
+        """Check a chat message of ``side`` as :meth:`send_chat` would store it, storing nothing (the web layer asks
+        first, so that a refused message does not use up the seat's rate limit).
 
-        :returns: the stored message ``{"id", "side", "kind", "body", "at"}`` (``at``: epoch ms).
-        :raises ServiceError: ``chat_not_allowed`` (see :meth:`_check_chat`; free text unless both seats are
-            registered commanders), ``chat_unknown_phrase``, ``chat_empty``, ``chat_too_long`` (over
-            :data:`TEXT_MAX` characters as seen), ``not_found`` (the game was deleted), ``unavailable`` (the
-            write failed). Nothing is stored or sent then."""
+        :returns: ``(side, kind, body)``: ``kind`` ``phrase`` or ``text``, ``body`` the phrase's key or the
+            cleaned text (:func:`clean_text`).
+        :raises ServiceError: as :meth:`send_chat`, but ``not_found`` and ``unavailable``."""
         side = self._check_chat(g, side)
         if (phrase is None) == (text is None):
             raise ServiceError("bad_message", _("Сообщение неверной формы."), {"fields": ["phrase", "text"]})
@@ -151,6 +167,18 @@ class ChatMixin(SessionBase):
             if not body:
                 raise ServiceError("chat_empty", _("Пустое сообщение."))
             kind = "text"
+        return side, kind, body
+
+    async def send_chat(self, g: LiveGame, side: str | None, *, phrase: str | None, text: str | None) -> dict:
+        """A chat message of ``side``: a quick ``phrase`` (a key of :data:`PHRASES`) or a free ``text`` (exactly
+        one). Stored, then published to the game's sockets (the two seats' on every instance).
+
+        :returns: the stored message ``{"id", "side", "kind", "body", "at"}`` (``at``: epoch ms).
+        :raises ServiceError: ``chat_not_allowed`` (see :meth:`_check_chat`; free text unless both seats are
+            registered commanders), ``chat_unknown_phrase``, ``chat_empty``, ``chat_too_long`` (over
+            :data:`TEXT_MAX` characters as seen), ``not_found`` (the game was deleted), ``unavailable`` (the
+            write failed). Nothing is stored or sent then."""
+        side, kind, body = await self.prepare_chat(g, side, phrase=phrase, text=text)
         try:
             message = await self._db(self.chat_store.add, g.id, side, kind, body, self.now.utc())
         except Exception:

@@ -326,6 +326,8 @@ async def _serve(
                 break
             try:
                 msg = parse_client_message(data)
+                if msg.type == "chat" and side is not None:  # refusals first: they do not use up the limit
+                    await service.prepare_chat(g, side, phrase=msg.phrase, text=msg.text)  # type: ignore[union-attr]
                 if msg.type == "chat" and side is not None and not limits.hit("chat", g.id, side):
                     # per seat (every socket and instance of it: the limits' storage is shared), issue 19
                     raise ServiceError("chat_flood", _("Слишком много сообщений в чате. Подождите немного."),
