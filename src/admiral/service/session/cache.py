@@ -245,8 +245,13 @@ class CacheMixin(SessionBase):
                 g.result = result
                 if self.progress is not None:
                     g.credited = self.progress.results(g.id)
-                    if len(g.credited) < sum(1 for s in g.seats.values() if s.bot_level is None):
-                        self._credit(g)  # a crash between the end and the credit: finish the job
+                    humans = sum(1 for s in g.seats.values() if s.bot_level is None)
+                    # a crash between the end and the credit, or another instance between its credit and its rating
+                    # (a rated game read here without its rating would never show it: the rating bumps no
+                    # revision): finish the job, exactly once as ever
+                    unrated_yet = g.settings.rated and any("rating" not in c for c in g.credited.values())
+                    if len(g.credited) < humans or unrated_yet:
+                        self._credit(g)
                     self._show_new_ratings(g)
         if g.settings.base_ms and g.game is not None:
             g.clock = self._restore_clock(row.clock_south_ms, row.clock_north_ms, row.clock_running,
