@@ -125,11 +125,18 @@ def test_one_mail_per_turn_not_within_6_hours_and_the_unsubscribe_link(client, m
     forged = off[:-4] + ("0000" if not off.endswith("0000") else "1111")
     assert north.get(forged).status_code == 400
     assert 'name="turn_mail" value="on" checked>' in north.get("/profile").text
-    r = Person(client).get(off)  # from any browser, without logging in
+    r = Person(client).get(off)  # opening the link (a mail scanner does) only asks
+    assert r.status_code == 200 and "Отключить письма о ходе?" in r.text and f'action="{off}"' in r.text
+    assert 'name="turn_mail" value="on" checked>' in north.get("/profile").text
+    # the button, or the mail client's one-click POST (RFC 8058) with no cookie and no login
+    client.cookies.clear()
+    r = client.post(off, data={"List-Unsubscribe": "One-Click"})
     assert r.status_code == 200 and "Письма о ходе отключены" in r.text
     assert 'name="turn_mail" value="on">' in north.get("/profile").text
     assert Person(client).get("/mail/off/1.zz").status_code == 400
     assert Person(client).get("/mail/off/%E2%98%83.x").status_code == 400
+    client.cookies.clear()
+    assert client.post(forged, data={"List-Unsubscribe": "One-Click"}).status_code == 400
 
 
 def test_no_mail_while_the_game_is_open(client, mail_dir: Path) -> None:

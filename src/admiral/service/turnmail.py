@@ -72,15 +72,22 @@ class TurnMail:
     def _sign(self, commander_id: int) -> str:
         return hmac.new(self._key, f"turn-mail-off:{commander_id}".encode(), hashlib.sha256).hexdigest()[:32]
 
-    def unsubscribe(self, token: str) -> bool:
-        """Switch off the mails of the commander ``token`` names; ``False`` for a forged or malformed token
-        (nothing changes then)."""
+    def valid_token(self, token: str) -> int | None:
+        """The commander id a link token of :meth:`unsubscribe_token` names; ``None`` for a forged or malformed one."""
         cid, _dot, sig = (token or "")[:64].partition(".")
         if not (cid.isascii() and cid.isdigit() and len(cid) <= 12) or not hmac.compare_digest(
             sig, self._sign(int(cid))
         ):
+            return None
+        return int(cid)
+
+    def unsubscribe(self, token: str) -> bool:
+        """Switch off the mails of the commander ``token`` names; ``False`` for a forged or malformed token
+        (nothing changes then)."""
+        cid = self.valid_token(token)
+        if cid is None:
             return False
-        self.store.set_turn_mail(int(cid), False)
+        self.store.set_turn_mail(cid, False)
         return True
 
     # -- the mail -------------------------------------------------------------------------------------------
@@ -111,6 +118,7 @@ class TurnMail:
                 link=link,
                 off=off,
             )
-        self.mailer.send_later(target.email, subject, body, {"List-Unsubscribe": f"<{off}>"})
+        headers = {"List-Unsubscribe": f"<{off}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}  # RFC 8058
+        self.mailer.send_later(target.email, subject, body, headers)
         log.info("turn mail game=%s side=%s commander=%s", game_id, side, target.id)
         return True

@@ -61,6 +61,9 @@ CONTENT_SECURITY_POLICY = (
 #: Paths whose GETs are not counted against RATE_PAGES: files, probes, the catalogs' scripts, the service worker
 #: and the manifest (a browser checks them on every navigation).
 UNLIMITED_PATHS = ("/static/", "/healthz", "/readyz", "/metrics", "/i18n/", "/sw.js", "/manifest.webmanifest")
+#: POSTs that need no browser cookie: a mail client's one-click unsubscribe (RFC 8058), authorised by its signed
+#: token alone.
+COOKIELESS_POSTS = ("/mail/off/",)
 #: Methods that never change state: the only ones that may issue a browser cookie.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -236,7 +239,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if cross_site(request, settings.allowed_origins):
                 return refuse(request, "cross_site", _("Запрос с чужого сайта отклонён."))
             if not valid_token(token):
-                return refuse(request, "no_cookie", _("Браузер не прислал cookie. Откройте страницу заново."))
+                if not request.url.path.startswith(COOKIELESS_POSTS):
+                    return refuse(request, "no_cookie", _("Браузер не прислал cookie. Откройте страницу заново."))
+                token = new_browser_token()  # a passing identity for this request only: no cookie is set
         elif not valid_token(token):
             token = issued = new_browser_token()
         request.state.browser_token = token

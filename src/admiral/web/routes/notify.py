@@ -4,8 +4,12 @@ unsubscribe link of those mails. Browser notifications need no route: they are t
 - ``POST /profile/turn-mail`` (form, CSRF token; field ``turn_mail`` = ``on`` to switch on, absent to switch off):
   a registered commander with an e-mail only; ``303`` back to ``/profile#notifications``; a guest is sent to
   ``/register`` (``303``); a form without a valid token gets ``403``.
-- ``GET /mail/off/{token}``: the signed link of every «ваш ход» mail: switches the mails off with one click (no
-  login, idempotent) and says so; a forged or malformed token gets ``400`` and changes nothing.
+- ``GET /mail/off/{token}``: the signed link of every «ваш ход» mail: a page with one button «Отключить письма»
+  (opening a link changes nothing: mail scanners open links, QA of issue 19); a forged or malformed token gets
+  ``400``.
+- ``POST /mail/off/{token}``: that button, and RFC 8058's one-click unsubscribe a mail client sends for the mail's
+  ``List-Unsubscribe-Post`` header (no cookie, no login: the signed token is the authority, and it can only turn
+  the mails off): switches them off (idempotent) and says so; a forged or malformed token gets ``400``.
 """
 
 from __future__ import annotations
@@ -49,9 +53,17 @@ async def set_turn_mail(request: Request, me: CommanderDep) -> Response:
 
 
 @router.get("/mail/off/{token}", response_class=HTMLResponse)
+async def unsubscribe_page(request: Request, token: str) -> HTMLResponse:
+    """The link of a «ваш ход» mail: the page with the button that switches the mails off (nothing changes yet)."""
+    if not request.app.state.turn_mail.valid_token(token[:64]):
+        return error_page(request, 400, _("Ссылка для отписки неверна. Отключите письма в «Личном деле»."))
+    return render(request, "mail_off.html", {"token": token[:64], "done": False})
+
+
+@router.post("/mail/off/{token}", response_class=HTMLResponse)
 async def unsubscribe(request: Request, token: str) -> HTMLResponse:
-    """The one-click unsubscribe of «ваш ход» mails (a signed token: :meth:`TurnMail.unsubscribe`)."""
+    """Switch the «ваш ход» mails off (a signed token: :meth:`TurnMail.unsubscribe`)."""
     done = await run_in_threadpool(request.app.state.turn_mail.unsubscribe, token[:64])
     if not done:
         return error_page(request, 400, _("Ссылка для отписки неверна. Отключите письма в «Личном деле»."))
-    return render(request, "mail_off.html", {})
+    return render(request, "mail_off.html", {"token": token[:64], "done": True})
