@@ -277,6 +277,9 @@ def test_profile_leaderboard_and_public_page(client) -> None:
     assert public.status_code == 200 and "Капитан Немо" in public.text and "nemo@example.org" not in public.text
     board = Person(client).get("/leaders").text
     assert "Капитан Немо" in board and "Страница 1 из 1" in board
+    for beyond in ("99999", str(10**22)):  # QA (issue 19): past the last page, not «nobody in the rating yet»
+        far = Person(client).get(f"/leaders?page={beyond}").text
+        assert "На этой странице никого нет." in far and "Пока в рейтинге никого нет" not in far
     assert Person(client).get("/c/nobody").status_code == 404
     # A mistyped page number is a page with the site's frame, not a JSON body; a script asking for JSON gets JSON.
     bad = Person(client).get("/leaders?page=x")

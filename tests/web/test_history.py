@@ -199,6 +199,7 @@ def test_pagination_bounds(client) -> None:
         r = p.get(f"/games?page={beyond}")
         assert r.status_code == 200 and listed(r.text) == [], beyond
         assert "На этой странице партий нет." in r.text and '<a href="/games">К первой странице</a>' in r.text
+        assert "Страница " not in r.text and 'rel="prev"' not in r.text  # QA: no «Страница 10001», no dead link
     for low in ("0", "-3"):
         assert listed(p.get(f"/games?page={low}").text) == newest_first[:PAGE_SIZE]
     r = p.get("/games?page=abc")
