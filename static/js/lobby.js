@@ -89,6 +89,12 @@ function challengeItem(c) {
   } else {
     const accept = el("button", "btn primary", t("Принять"));
     accept.type = "button";
+    if (c.rated && root.dataset.registered !== "yes") {
+      // a guest cannot take a rated game (PROGRESSION.md §4): say why before the click, not after
+      accept.disabled = true;
+      accept.title = t("Рейтинговые партии — для зарегистрированных командиров.");
+      actions.append(el("span", "muted rated-note", t("только для зарегистрированных")));
+    }
     accept.addEventListener("click", () => {
       accept.disabled = true;
       send({ type: "accept", id: c.id });
