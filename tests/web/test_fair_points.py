@@ -231,7 +231,8 @@ def test_profile_chart_and_rating_table(client) -> None:
     winner = nemo if game["winner"] == "south" else sinbad
     page = winner.get("/profile").text
     assert '<strong data-stat="battleship.rating">1662?</strong>' in page
-    assert '<svg class="rating-chart"' in page and '<polyline class="line" points="176.0,' in page
+    # from the start (1500) to the rating after the game: a line, not a lone dot (QA)
+    assert '<svg class="rating-chart"' in page and '<polyline class="line" points="40.0,120.0 312.0,29.1"' in page
     public = Person(client).get("/c/Синдбад").text
     assert 'data-stat="battleship.rating"' in public
     board = Person(client).get("/leaders?game=battleship").text

@@ -30,18 +30,23 @@ class RatingChart:
     height: int = HEIGHT
 
 
-def rating_chart(history: Sequence[tuple[datetime, float]]) -> RatingChart | None:
+def rating_chart(history: Sequence[tuple[datetime, float]], start: float | None = None) -> RatingChart | None:
     """The chart of a rating's history ``[(when, rating after the game)]``, oldest first, one point per rated game,
-    spaced evenly (a game is a rating period: time between games says nothing of strength). The y axis spans the
+    spaced evenly (a game is a rating period: time between games says nothing of strength), after a first point at
+    ``start`` (the rating before the first game, dated like it; QA: one game drew a lone dot). The y axis spans the
     ratings rounded out to 50 points (at least 100 points high); ``None`` for an empty history.
 
     >>> from datetime import UTC, datetime
     >>> c = rating_chart([(datetime(2026, 12, 1, tzinfo=UTC), 1662.3), (datetime(2026, 12, 3, tzinfo=UTC), 1580)])
     >>> c.points, [label for _y, label in c.y_ticks], [label for _x, label, _a in c.x_labels]
     ('40.0,36.1 312.0,97.6', ['1700', '1625', '1550'], ['01.12.2026', '03.12.2026'])
+    >>> rating_chart([(datetime(2026, 12, 1, tzinfo=UTC), 1662.3)], start=1500).points
+    '40.0,120.0 312.0,29.1'
     """
     if not history:
         return None
+    if start is not None:
+        history = [(history[0][0], start), *history]
     ratings = [r for _when, r in history]
     low = math.floor(min(ratings) / 50) * 50
     high = math.ceil(max(ratings) / 50) * 50

@@ -21,7 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from admiral.games import progression_games
 from admiral.i18n import N_, _, ngettext
 from admiral.progression import Career, rank_for
-from admiral.progression.rating import PROVISIONAL_RD
+from admiral.progression.rating import DEFAULT_RATING, PROVISIONAL_RD
 from admiral.service import ServiceError
 from admiral.service.accounts import account_key
 
@@ -310,7 +310,12 @@ def _record_context(commander: Any, accounts: Any, *, own: bool) -> dict[str, An
     ]
     rated = accounts.ratings(commander)  # PROGRESSION.md §4: the rating per game and its chart
     ratings = [
-        {"key": key, "name": rules.info.name, "rating": rated[key][0], "chart": rating_chart(rated[key][1])}
+        {
+            "key": key,
+            "name": rules.info.name,
+            "rating": rated[key][0],
+            "chart": rating_chart(rated[key][1], DEFAULT_RATING),
+        }
         for key, rules in progression_games().items()
         if key in rated
     ]
