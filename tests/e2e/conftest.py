@@ -74,6 +74,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         # every test's guest is a new commander, but all come from one address: its cap on unfinished games
         # against the AI (default 6) would refuse the suite's later ones
         "MAX_BOT_GAMES_PER_ADDRESS": "1000",
+        # the suite registers more commanders (rating, offers, history) and opens more challenges than a person
+        "RATE_REGISTER": "1000/minute",
+        "RATE_CHALLENGES": "1000/minute",
         "PYTHONUNBUFFERED": "1",
     }
     log = data / "server.log"

@@ -61,7 +61,7 @@ def test_laptop_admiral_game_in_my_games_and_its_replay(browser, server_url, his
         open_my_games(page)
         line = page.locator(f".history-item[data-game-id='{game_url.removeprefix('/g/')}']")
         text = " ".join(line.inner_text().split())
-        assert text.startswith("Поражение против ИИ: 1. Юнга Адмирал сдача 3 полухода"), text
+        assert text.startswith("Поражение соперник: ИИ: 1. Юнга Адмирал сдача 3 полухода"), text
         assert "без рейтинга не засчитана" in text  # PROGRESSION.md §2: before each side made two turns
         page.screenshot(path=history_shots / "laptop-my-games.png")
         # «Личное дело» shows it too, and says a guest's games live in this browser only
@@ -127,7 +127,7 @@ def test_phone_battleship_game_in_my_games_and_its_replay(browser, server_url, h
         game_id = url.removeprefix("/g/")
         line = page.locator(f".history-item[data-game-id='{game_id}']")
         text = " ".join(line.inner_text().split())
-        assert text.startswith("Поражение против ИИ: 2."), text
+        assert text.startswith("Поражение соперник: ИИ: 2."), text
         assert "Морской бой сдача" in text and re.search(rf"\b{plies} полуход", text), text
         page.screenshot(path=history_shots / "phone-my-games.png", full_page=True)
         page.goto(server_url + "/profile")
