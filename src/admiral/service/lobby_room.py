@@ -165,10 +165,8 @@ class LobbyRoom:
             self._sub.close()
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
-        """A blocking store call: in a thread for a database over the network, inline for SQLite."""
-        if self.service.db_threads:
-            return await asyncio.to_thread(fn, *args)
-        return fn(*args)
+        """A blocking store call, as the game service runs its own (its database threads, or inline for SQLite)."""
+        return await self.service._db(fn, *args)
 
     # -- sockets ------------------------------------------------------------------------------------------
 
