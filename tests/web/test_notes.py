@@ -43,7 +43,8 @@ def test_a_note_follows_its_marker_and_only_its_owner_sees_it(browsers) -> None:
         live.act("south")
         move, src, dst = _north_step(live)
         _note(live.sws, 1, src, "KR")
-        snap = _notes_snapshot(live.sws)
+        # a snapshot of the same version may come first (a presence change): wait for the one carrying the note
+        snap = _notes_snapshot(live.sws, {src: "KR"})
         assert snap["notes"] == {src: "KR"} and snap["game"]["version"] == 1
         # the opponent's socket gets nothing for it: its next message is the answer to its own ping
         live.nws.send_json({"type": "ping"})
@@ -112,7 +113,8 @@ def test_a_note_disappears_with_its_destroyed_marker(browsers) -> None:
             target = action["target"]
             version = live.snaps["south"]["game"]["version"]
             _note(live.sws, version, target, "weak")
-            assert _notes_snapshot(live.sws)["notes"][target] == "weak"
+            noted = until(live.sws, lambda m: m["type"] == "snapshot" and (m["notes"] or {}).get(target) == "weak")
+            assert noted["notes"][target] == "weak" and noted["game"]["version"] == version
             live.act("south", action["notation"])
             while live.snaps["south"]["view"]["pending"] is not None:  # North declares its defence
                 live.act("north")
