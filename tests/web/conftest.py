@@ -8,12 +8,14 @@ One :class:`TestClient` serves an app (one event loop, one service); each :class
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from starlette.testclient import TestClient
 
@@ -137,10 +139,36 @@ def from_address(client: TestClient, address: str) -> TestClient:
     return other
 
 
+#: Seconds a test waits for the next message before it fails (a lost message must fail the test, never stall the
+#: run: a message-less ``receive`` of Starlette's test socket waits for ever).
+RECEIVE_TIMEOUT_S = 60.0
+
+
+def receive_json(ws: Any, timeout_s: float = RECEIVE_TIMEOUT_S) -> dict:
+    """The next JSON message of test socket ``ws``, waiting at most ``timeout_s`` seconds.
+
+    :raises AssertionError: when none came in time; what the socket raises when it was closed."""
+    rx = getattr(ws, "_send_rx", None)
+    if rx is None:  # not Starlette's test socket: no way to bound the wait
+        return ws.receive_json()
+
+    async def _next() -> Any:
+        with anyio.fail_after(timeout_s):
+            return await rx.receive()
+
+    try:
+        message = ws.portal.call(_next)
+    except TimeoutError:
+        raise AssertionError(f"no message within {timeout_s:g} s") from None
+    ws._raise_on_close(message)
+    return json.loads(message["text"] if message.get("text") is not None else message["bytes"].decode())
+
+
 def until(ws: Any, pred: Callable[[dict], bool], limit: int = 50) -> dict:
-    """Read messages until one satisfies ``pred`` (at most ``limit``); returns it."""
+    """Read messages until one satisfies ``pred`` (at most ``limit``, each within :data:`RECEIVE_TIMEOUT_S`);
+    returns it."""
     for _ in range(limit):
-        msg = ws.receive_json()
+        msg = receive_json(ws)
         if pred(msg):
             return msg
     raise AssertionError("expected message did not arrive")
