@@ -29,11 +29,12 @@ from .protocol import (
     Progression,
     RuleError,
     Ruleset,
+    StartSettings,
 )
 
 __all__ = [
     "DEFAULT_GAME", "GAMES", "OUTCOMES", "SIDES", "Applied", "AutoReply", "Credit", "GameInfo", "MarkerNotes",
-    "Option", "Progression", "RuleError", "Ruleset", "UnknownGame", "progression_games", "ruleset",
+    "Option", "Progression", "RuleError", "Ruleset", "StartSettings", "UnknownGame", "progression_games", "ruleset",
 ]  # fmt: skip
 
 
