@@ -56,9 +56,11 @@ from .rules import (
     canonical_setup,
     cell_name,
     cell_name_ru,
+    commitment,
     normalize_setup,
     parse_cell,
     rules_from_options,
+    seed_bytes,
     shot_view,
     validate_setup,
 )
@@ -364,18 +366,41 @@ class BattleshipRuleset(RecordedRuleset):
         :raises RuleError: ``bad_audience``; ``game_not_over`` for ``full`` during the game.
         """
         try:
-            return game.view(audience).to_dict()
+            out = game.view(audience).to_dict()
         except IllegalAction as e:
             raise _err(e) from None
+        out.setdefault("chance", self.chance(game))
+        return out
+
+    def chance(self, game: Game) -> dict[str, str | None]:
+        """The fair chance of ``game`` as every audience sees it (D13): ``{"commitment": SHA-256 hex of the seed's
+        32 bytes, "seed": those bytes in hex once the game is over, else None}``.
+
+        >>> rs = BattleshipRuleset()
+        >>> setups = {s: rs.auto_setup(s, n, {}, {}) for n, s in enumerate(("south", "north"))}
+        >>> game = rs.new_game(setups, {"options": {}, "seed": 1})
+        >>> c = rs.chance(game)
+        >>> len(c["commitment"]), c["seed"]
+        (64, None)
+        """
+        seed = seed_bytes(game.record.settings["seed"])
+        return {"commitment": commitment(seed), "seed": seed.hex() if game.state.result is not None else None}
+
+    def draws(self, game: Game) -> list[dict[str, Any]]:
+        """Every draw ``game`` made from its seed so far, in order (D13): ``[{"k", "n", "value", "what"}]`` — the
+        draw's number, its number of choices, the value drawn (0 ≤ value < n) and what it decided (``"first"``:
+        the first shooter, 0 South, 1 North; A4, D2). Rule sets A and B draw once."""
+        return [{"k": 0, "n": 2, "value": int(game.state.first), "what": "first"}]
 
     def replay(self, game: Game) -> dict[str, Any]:
         """Both setups, the options, the first shooter and per ply ``{ply, action, side, answer, ship,
         sunk_cells}``: ``side`` the side that acted (``None`` for a draw), ``answer`` ``miss``/``hit``/``sunk``
         (``None`` for an end action), ``ship`` and ``sunk_cells`` as the answer told them (the ship's code only
         when the rules name it: Hasbro named, or a classic sinking by its size; never under hits not named),
-        plus ``result``."""
+        plus ``result`` and ``chance`` (:meth:`chance` with ``draws``: :meth:`draws`, each re-checkable against the
+        revealed seed, D13)."""
         record = game.record
-        g = Game(record.setups, record.settings)
+        g = type(game)(record.setups, record.settings)
         plies = []
         for action in record.actions:
             ply, side = g.ply, _actor(action, g.state.to_act)
@@ -399,6 +424,7 @@ class BattleshipRuleset(RecordedRuleset):
             "setups": data["setups"],
             "plies": plies,
             "result": self.result(game),
+            "chance": {**self.chance(game), "draws": self.draws(game)},
         }
 
     def game_stats(self, game: Game) -> dict[str, Any]:
