@@ -150,8 +150,11 @@ def test_levels_are_fixed_at_the_start_and_xp_is_credited_once(client, browsers,
     xp = {side: _career(client, keys[side])["xp"] for side in keys}
     assert xp == {side: stats[side]["xp"] for side in keys}
     assert snaps[winner]["game"]["credit"]["xp"] == xp[winner]
+    page = {"south": south, "north": north}[winner].get("/profile").text  # rules C7: the level's icons
+    assert '<dd data-stat="battleship_ext.level">3</dd>' in page and '<dd data-stat="battleship_ext.xp">80</dd>' in page
+    assert 'data-badge="battleship_ext"' in page and '<span class="ability-icons" data-level="3" data-tier="1">' in page
     service._credit(g)  # another end trigger or a reload credits nothing more
-    service.games.pop(game_id)
+    service.games.pop(game_id, None)
     service.get(game_id)
     assert {side: _career(client, keys[side])["xp"] for side in keys} == xp
 
@@ -167,7 +170,7 @@ def test_levels_are_fixed_at_the_start_and_xp_is_credited_once(client, browsers,
             db.execute("UPDATE commander_games SET career = ? WHERE game = 'battleship_ext'", ('{"xp": 5000}',))
     finally:
         db.close()
-    service.games.pop(second)  # a reload, or another instance, rebuilds the game after the careers moved
+    service.games.pop(second, None)  # a reload, or another instance, rebuilds the game after the careers moved
     with south.ws(second) as sws:
         again = snapshot(sws, status="play")
     assert again["view"]["levels"] == levels
