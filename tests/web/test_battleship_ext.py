@@ -175,3 +175,16 @@ def test_levels_are_fixed_at_the_start_and_xp_is_credited_once(client, browsers,
         again = snapshot(sws, status="play")
     assert again["view"]["levels"] == levels
     assert service.get(second).start_settings == {"levels": levels}
+
+
+def test_the_home_form_posts_the_counts_as_numbers(browsers) -> None:  # rules C1: counts within the board's range
+    b = browsers()
+    form = {"opponent": "friend", "time_control": "10+5", "game": "battleship_ext"}
+    r = b.post("/games", data={**form, "opt_board": "perelman", "opt_mines": "2", "opt_sweepers": "0"})
+    assert r.status_code == 303, r.text
+    with b.ws(r.headers["location"].removeprefix("/g/")) as ws:
+        options = snapshot(ws)["game"]["settings"]["options"]
+    assert options == {"board": "perelman", "mines": 2, "sweepers": 0}
+    refused = b.post("/games", data={**form, "opt_board": "classic", "opt_mines": "3"})
+    assert refused.status_code == 400 and "Таких правил партии нет" in refused.text
+    assert b.post("/games", data={**form, "opt_mines": "２"}).status_code == 400  # a non-ASCII digit is no count
