@@ -174,7 +174,9 @@ def test_levels_are_fixed_at_the_start_and_xp_is_credited_once(client, browsers,
     with south.ws(second) as sws:
         again = snapshot(sws, status="play")
     assert again["view"]["levels"] == levels
-    assert service.get(second).start_settings == {"levels": levels}
+    start = service.get(second).start_settings
+    assert start["levels"] == levels and start["seed"].bit_length() > 64  # D13: a 32-byte seed, kept for reloads
+    assert again["view"]["chance"]["commitment"] == snaps["north"]["view"]["chance"]["commitment"]
 
 
 def test_the_home_form_posts_the_counts_as_numbers(browsers) -> None:  # rules C1: counts within the board's range
