@@ -20,6 +20,7 @@ from admiral.games.battleship_ext.rules import (
     Repair,
     Shot,
     Side,
+    view,
 )
 from admiral.games.common import RecordedRuleset
 
@@ -67,6 +68,10 @@ def test_random_games_end_and_replay(options):  # rules D5, D13
         record = ExtGameRecord.from_json(g.record.to_json())
         states = list(record.states())
         assert states[-1] == g.state and states[-1].draws == g.state.draws
+        secret = g.state.seed.hex()
+        for state in states[:-1:9]:  # rules D13: the seed is in no view before the end
+            for audience in ("south", "north", "spectator"):
+                assert secret not in json.dumps(view(state, audience).to_dict())
         ks = [d.k for d in g.state.draws]
         assert ks == list(range(len(ks)))  # rules D13: draws 0, 1, 2… in order
         assert all(0 <= d.value < d.n for d in g.state.draws)
