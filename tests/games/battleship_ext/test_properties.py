@@ -77,9 +77,9 @@ def test_random_games_end_and_replay(options):  # rules D5, D13
         assert all(0 <= d.value < d.n for d in g.state.draws)
         for audience in ("south", "north", "spectator", "full"):
             if audience != "full" or g.state.result is not None:
-                view = g.view(audience).to_dict()
-                json.dumps(view)
-                assert (view["chance"]["seed"] is None) == (g.state.result is None)
+                wire = g.view(audience).to_dict()
+                json.dumps(wire)
+                assert (wire["chance"]["seed"] is None) == (g.state.result is None)
     assert ended == 6
 
 
