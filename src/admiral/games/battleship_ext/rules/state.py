@@ -382,6 +382,10 @@ class ExtState(GameState):
         levels: tuple[int, int] = (1, 1),
         figures: tuple[dict[Cell, str], dict[Cell, str]] = ({}, {}),
     ) -> None:
+        """The opening state: ``fleets`` (South's, North's ships), ``figures`` (per side, cell → ``"M"``/``"T"``),
+        ``seed`` (an ``int`` or its 32 bytes, D13), ``levels`` (South's, North's, D11); ``first``: the first
+        shooter, or ``None`` to take draw 0 of the seed (D2, D13). The first shooter's turn begins: it gains its
+        energy (C4). Prefer :meth:`from_setups`."""
         raw = seed if isinstance(seed, bytes) else seed_bytes(seed)
         draws = []
         if first is None:
