@@ -96,6 +96,63 @@ def _shots_at(rules: Ruleset, record: dict[str, Any], side: str) -> set[str]:
     return cells
 
 
+def _ext_fixed_cells(game: Any, me: Any) -> set[int]:
+    """«Морской бой: расширенный»: cells of ``me``'s grid the other side learned something about (BATTLESHIP.md
+    C3, C5, C6, D12): every cell it shot or scanned, and the decks and mines it was handed."""
+    state = game.state
+    opp = me.opponent
+    shot = {s.cell for s in state.history if s.side is opp}
+    scanned = {c for scan in state.x.scans[opp] for c in scan.cells}
+    return shot | scanned | set(state.crosshairs[opp]) | set(state.gold[opp])
+
+
+def _battleship_ext_alternatives(rules: Ruleset, game: Any, side: str, rng: random.Random) -> Iterator[dict[str, str]]:
+    """«Морской бой: расширенный»: ``side``'s ships, mines and minesweeper that the opponent never shot, scanned or
+    was handed stand elsewhere, off every such cell (D12: a seat learns only its answers, scans and marks); a boat
+    that manoeuvred stays where it started (the record moves it). Worlds whose draws hand over other cells are
+    told apart by :func:`_battleship_ext_outcome`."""
+    from admiral.games.battleship_ext.rules import (
+        IllegalAction,
+        Manoeuvre,
+        Side,
+        auto_arrange,
+        cell_name,
+        figures_of,
+        ships_of,
+    )
+
+    me = Side.parse(side)
+    ext_rules = game.state.rules
+    setup = game.record.setups[me]
+    fixed = _ext_fixed_cells(game, me)
+    moved = any(isinstance(a, Manoeuvre) for a in game.record.actions)
+    pieces = list(ships_of(ext_rules, setup)) + list(figures_of(ext_rules, setup))
+    kept = {
+        c: p.code for p in pieces if set(p.cells) & fixed or (moved and p.code == "1") for c in p.cells
+    }  # fmt: skip
+    for _ in range(6):
+        try:
+            other = auto_arrange(ext_rules, rng, kept, avoid=fixed - set(kept))
+        except IllegalAction:  # no room around what must stay: no alternative
+            return
+        if other != setup and all(other.get(c) == code for c, code in kept.items()):
+            yield {cell_name(c): code for c, code in other.items()}
+
+
+def _battleship_ext_outcome(rules: Ruleset, game: Any) -> Any:
+    """«Морской бой: расширенный»: every answer, every cell handed over (mine crosshairs, gold circles,
+    self-reveals: D6, D13), every scan's answer and the result."""
+    from admiral.games.battleship_ext.rules import Handed
+
+    state = game.state
+    return (
+        [(s.side, s.cell, s.answer) for s in state.history],
+        [(e.side, e.cell, e.kind) for e in game.log if isinstance(e, Handed)],
+        [(s.ply, s.answer, s.mines) for side in state.x.scans for s in side],
+        rules.result(game),
+    )
+
+
 #: Each game of the registry by key.
 HOOKS: dict[str, Hooks] = {
     "admiral": Hooks(games=12, max_plies=500, alternatives=_admiral_alternatives, outcome=_admiral_outcome),
@@ -110,5 +167,17 @@ HOOKS: dict[str, Hooks] = {
         games=40,
         max_plies=400,
         alternatives=_battleship_alternatives,
+    ),
+    "battleship_ext": Hooks(
+        option_sets=(
+            {"board": "classic", "mines": 1, "sweepers": 1},
+            {"board": "classic", "mines": 0, "sweepers": 0},
+            {"board": "perelman", "mines": 3, "sweepers": 1},
+            {"board": "giant", "mines": 2, "sweepers": 0},
+        ),
+        games=16,
+        max_plies=1500,
+        alternatives=_battleship_ext_alternatives,
+        outcome=_battleship_ext_outcome,
     ),
 }

@@ -32,6 +32,18 @@ AUDIENCES = (*SIDES, "spectator")
 GARBAGE = ("", " ", "zz99", "a0", "resign south", "flag north", "draw", "x" * 200, "a1-", "🙂", "null")
 
 
+def notations_of(legal: list[dict[str, Any]]) -> list[str]:
+    """Every notation a ``legal`` list offers: an entry's ``notation``, or for a compact ``area`` entry of
+    «Морской бой: расширенный» (``{"type": "area", "cells", "prefix"}``) ``f"{prefix} {cell}"`` per cell."""
+    out: list[str] = []
+    for a in legal:
+        if a.get("type") == "area":
+            out.extend(f"{a['prefix']} {cell}" for cell in a["cells"])
+        else:
+            out.append(a["notation"])
+    return out
+
+
 def _cases() -> list[tuple[str, int, dict[str, Any]]]:
     return [
         (key, i, options)
@@ -74,7 +86,7 @@ def _play(rules: Ruleset, hooks: Hooks, options: dict[str, Any], seed: int) -> t
         assert legal, f"{side} is to act with nothing listed at ply {ply}"
         # every game lists structured actions: an object with its type and the notation the server takes back
         assert all(isinstance(a, dict) and isinstance(a.get("type"), str) and a["type"] for a in legal), legal[:3]
-        notations = [a["notation"] for a in legal]
+        notations = notations_of(legal)
         assert all(isinstance(n, str) and n for n in notations)
         assert len(set(notations)) == len(notations)
         if ply % SAMPLE_EVERY == 0:

@@ -1,5 +1,5 @@
 """What the house needs from one game: its facts (:class:`GameInfo`), a small core :class:`Ruleset` and opt-in
-capabilities (:class:`MarkerNotes`, :class:`AutoReply`, :class:`Progression`).
+capabilities (:class:`MarkerNotes`, :class:`AutoReply`, :class:`Progression`, :class:`StartSettings`).
 
 The session code never touches a game's own types. It deals in:
 
@@ -26,7 +26,7 @@ from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
     "OUTCOMES", "SIDES", "Applied", "AutoReply", "Credit", "GameInfo", "MarkerNotes", "Option", "Progression",
-    "RuleError", "Ruleset", "info_manifest",
+    "RuleError", "Ruleset", "StartSettings", "info_manifest",
 ]  # fmt: skip
 
 #: The seat labels of every two-seat game of the house.
@@ -351,3 +351,19 @@ class Progression(Protocol):
     def career_stats(self, career: Mapping[str, Any]) -> list[tuple[str, str, str]]:
         """The game's own lines of the profile's block for ``career``: ``(key, label, value)`` in the current
         language, e.g. ``("accuracy", "Точность", "27 %")``."""
+
+
+@runtime_checkable
+class StartSettings(Protocol):
+    """Capability ``"start_settings"``: what each seat brings to a game (a level earned in the game's career) is
+    fixed when play starts. The session merges the answer into the settings :meth:`Ruleset.new_game` gets (and the
+    record keeps) and stores it with the game, so that a reload or another instance rebuilds the very same game
+    even after a commander's career changed."""
+
+    def start_settings(self, careers: Mapping[str, Mapping[str, Any] | None], ai: Mapping[str, int | None]) -> dict:
+        """The settings to merge when play starts, JSON-ready (e.g. ``{"levels": {"south": 3, "north": 1}}``).
+
+        ``careers``: side → the seat's commander's career in this game (:class:`Progression`'s form; ``{}`` before
+        its first counted game; a guest's like a registered commander's), ``None`` for a seat the AI holds;
+        ``ai``: side → the AI level holding the seat, ``None`` for a human. :raises ValueError: for a career it
+        cannot read."""

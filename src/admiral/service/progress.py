@@ -199,6 +199,19 @@ class ProgressService:
             log.info("game=%s rated %s", game_id, {s: c["delta"] for s, c in changes.items()})
         return changes
 
+    def careers(self, game: str, holders: Mapping[str, str | None]) -> dict[str, dict[str, Any]]:
+        """The careers in ``game`` (its key) of the commanders holding seats: side → the career's JSON form as the
+        game's :class:`~admiral.games.Progression` keeps it (``{}`` for a commander, registered or guest, with no
+        counted game of it yet, or a seat nobody holds). ``holders``: side → identity key."""
+        keys = [key for key in holders.values() if key is not None]
+        rows = self.store.by_keys(keys)
+        out: dict[str, dict[str, Any]] = {}
+        for side, key in holders.items():
+            row = rows.get(key) if key is not None else None
+            career = None if row is None else self.store.careers(row.id).get(game)
+            out[side] = dict(career.career or {}) if career is not None else {}
+        return out
+
     def results(self, game_id: str) -> dict[str, dict[str, Any]]:
         """What each side's commander got from a game already credited: side → changes, with ``"rating"`` (the
         side's ``{"before", "after", "delta", "rd", "provisional"}``) when the game was rated."""

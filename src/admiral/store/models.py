@@ -68,6 +68,9 @@ class GameRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True, default="waiting")
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     seed: Mapped[int] = mapped_column(BigInteger, default=0)
+    #: What the seats brought when play started (capability ``"start_settings"``: their levels), merged into the
+    #: settings the game is built from; ``None`` before play or for a game without the capability.
+    start_settings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

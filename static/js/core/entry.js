@@ -2,6 +2,7 @@
 // manifest, then show one screen at a time — the setup for a seat, a wait for the other fleet for a spectator, then
 // play (with the result and the replay). The game gives only how to make its setup and play screens.
 
+import { ChanceLine } from "./chance.js";
 import { h } from "./dom.js";
 import { startGamePage } from "./page.js";
 import { t } from "./t.js";
@@ -53,6 +54,9 @@ export function startGameEntry(game) {
     }),
   });
   const { gameId, screenEl, countdown, send } = page;
+  // A game with chance (D13): its seed's commitment under the play screen from the start, the seed at the end.
+  const chanceLine = new ChanceLine();
+  screenEl.after(chanceLine.el);
 
   function onSnapshot(msg) {
     const g = msg.game;
@@ -72,6 +76,7 @@ export function startGameEntry(game) {
       screen.obj.update(g, msg.view, msg.notes);
       screen.obj.chat?.set(chat, g);
     }
+    chanceLine.update(inSetup ? null : msg.view?.chance);
   }
 
   /** Show a screen of `kind` (made by `make` unless it is the one shown). */

@@ -1,7 +1,9 @@
 // The replay of a finished game, for any game: the panel «Запись партии» whose «Смотреть запись» fetches the record
 // once (GET /api/games/{id}/replay, docs/protocol.md), and the stepper — to the start, back, forward, to the end, a
-// slider and a line saying where we are. The game draws each position (`onShow(i)`); this only counts.
+// slider and a line saying where we are. The game draws each position (`onShow(i)`); this only counts. A record
+// with `chance` (D13) gets the line saying whether every draw checks out against the revealed seed (chance.js).
 
+import { drawsCheckLine } from "./chance.js";
 import { h, toast } from "./dom.js";
 import { api } from "./net.js";
 import { t } from "./t.js";
@@ -88,6 +90,8 @@ export class ReplayPanel {
         onClose: () => this.close(),
       });
       (opts.holder || this.el).append(this.stepper.el);
+      // a game with chance (D13): every draw re-checked here against the revealed seed
+      if (this.data.chance?.draws) this.stepper.el.append(drawsCheckLine(this.data.chance));
     }
     this.stepper.el.hidden = false;
     this.openBtn.hidden = true;

@@ -21,7 +21,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from admiral.games.common import RecordedRuleset
@@ -32,6 +32,7 @@ from . import INFO, progression
 from .botapi import LEVELS, Bot
 from .progression import MIN_TURNS
 from .rules import (
+    BASE_ANSWERS,
     BOARD,
     RULES,
     STYLES,
@@ -56,9 +57,11 @@ from .rules import (
     canonical_setup,
     cell_name,
     cell_name_ru,
+    commitment,
     normalize_setup,
     parse_cell,
     rules_from_options,
+    seed_bytes,
     shot_view,
     validate_setup,
 )
@@ -149,18 +152,24 @@ def ship_name(rules_key: str, code: str) -> str:
     return _(name) if name else code
 
 
-def _problem(rules: Rules, p: SetupProblem) -> dict[str, Any]:
+def _problem(
+    rules: Rules,
+    p: SetupProblem,
+    name: Callable[[str, str], str] = ship_name,
+    texts: Mapping[str, str] = _PROBLEM_RU,
+) -> dict[str, Any]:
     """A problem as the session sends it: ``{code, message, cell, kind}``, and for ``touching`` (:class:`Touching`)
     ``other`` (the other ship's code) and ``cells`` (where the two ships meet, wire names); ``message`` in the
-    current language, naming the ships and writing the cells as it writes them."""
+    current language, naming the ships (``name(rules_key, code)``: a variant names its own figures) and writing the
+    cells as it writes them; ``texts``: the message templates by problem code."""
     kind = p.kind
-    shown = kind if p.code == "unknown_code" else ship_name(rules.key, kind or "")
-    template = _(_PROBLEM_RU.get(p.code, N_("Ошибка расстановки.")))
+    shown = kind if p.code == "unknown_code" else name(rules.key, kind or "")
+    template = _(texts.get(p.code, N_("Ошибка расстановки.")))
     extra: dict[str, Any] = {}
     fields = {"cell": _cell_text(p.cell), "kind": shown}
     if isinstance(p, Touching):
         extra = {"other": p.other, "cells": list(p.cells)}
-        fields |= {"other": ship_name(rules.key, p.other), "cells": ", ".join(_cell_text(c) for c in p.cells)}
+        fields |= {"other": name(rules.key, p.other), "cells": ", ".join(_cell_text(c) for c in p.cells)}
     message = template.format(**fields)
     return {"code": p.code, "message": message[:1].upper() + message[1:], "cell": p.cell, "kind": kind, **extra}
 
@@ -181,6 +190,17 @@ class BattleshipRuleset(RecordedRuleset):
     """
 
     info: GameInfo = INFO
+    #: The engine's game class (a variant's ruleset sets its own: BATTLESHIP.md C extends this one).
+    game_class: type[Game] = Game
+
+    def rules_of(self, options: Mapping[str, Any] | None) -> Rules:
+        """The rules value of room ``options`` (a variant's ruleset reads its own). :raises RuleError:
+        ``bad_options``."""
+        return _rules(options)
+
+    def problem(self, rules: Rules, p: SetupProblem) -> dict[str, Any]:
+        """A setup problem as the session sends it (:func:`_problem`; a variant names its own figures)."""
+        return _problem(rules, p)
 
     def manifest(self) -> dict[str, Any]:
         """What the browser client draws from (``GET /games/battleship/manifest.json``), beyond
@@ -213,7 +233,7 @@ class BattleshipRuleset(RecordedRuleset):
             "rule_sets": {
                 key: {"touching": rules.touching, "again_on_hit": rules.again_on_hit} for key, rules in RULES.items()
             },
-            "answers": {key: {a.value: _ANSWER_RU[(key, a)] for a in Answer} for key in RULES},
+            "answers": {key: {a.value: _ANSWER_RU[(key, a)] for a in BASE_ANSWERS} for key in RULES},
         }
 
     # -- options and setup ----------------------------------------------------------------------------------
@@ -230,14 +250,14 @@ class BattleshipRuleset(RecordedRuleset):
 
         :raises RuleError: ``bad_options`` naming an unknown option, a bad value or an option that does not apply.
         """
-        rules = _rules(raw)
+        rules = self.rules_of(raw)
         return {"rules": rules.key, "salvo": rules.salvo, "named": rules.named}
 
     def setup_variant(self, options: Mapping[str, Any]) -> str:
         """The fleet the options choose: ``"classic"`` or ``"hasbro"`` (salvo and naming leave the fleet as it is).
 
         :raises RuleError: ``bad_options``."""
-        return _rules(options).key
+        return self.rules_of(options).key
 
     def setup_problems(
         self, side: str, setup: Mapping[str, str], *, complete: bool, options: Mapping[str, Any]
@@ -245,8 +265,8 @@ class BattleshipRuleset(RecordedRuleset):
         """Every problem of ``setup`` (A2, A3, B1): ``[{code, message, cell, kind}]``, ``message`` in the current
         language. ``side`` does not matter: each player has a grid of its own."""
         _side(side)
-        rules = _rules(options)
-        return [_problem(rules, p) for p in validate_setup(rules, setup, complete=complete)]
+        rules = self.rules_of(options)
+        return [self.problem(rules, p) for p in validate_setup(rules, setup, complete=complete)]
 
     def auto_setup(
         self,
@@ -266,7 +286,7 @@ class BattleshipRuleset(RecordedRuleset):
             setup), ``no_arrangement`` (the rest of the fleet does not fit around it).
         """
         _side(side)
-        rules = _rules(options)
+        rules = self.rules_of(options)
         try:
             setup = auto_arrange(rules, random.Random(seed), partial, style or STYLES[0], fixed=fixed)
         except IllegalAction as e:
@@ -279,7 +299,7 @@ class BattleshipRuleset(RecordedRuleset):
         :raises RuleError: ``invalid_setup`` if it is not a valid complete setup.
         """
         try:
-            return canonical_setup(_rules(options), setup)
+            return canonical_setup(self.rules_of(options), setup)
         except IllegalAction as e:
             raise _err(e) from None
 
@@ -292,7 +312,7 @@ class BattleshipRuleset(RecordedRuleset):
             :func:`~.rules.validate_setup`.
         """
         _side(side)
-        rules = _rules(options)
+        rules = self.rules_of(options)
         refused = [p for p in validate_setup(rules, setup, complete=False) if p.code in _ENTRY_PROBLEMS]
         if refused:
             raise RuleError("invalid_setup", "; ".join(p.message for p in refused))
@@ -307,7 +327,7 @@ class BattleshipRuleset(RecordedRuleset):
         :raises RuleError: ``invalid_setup``, ``bad_options``, ``bad_settings``.
         """
         try:
-            return Game(setups, settings)
+            return self.game_class(setups, settings)
         except IllegalAction as e:
             raise _err(e) from None
 
@@ -318,7 +338,7 @@ class BattleshipRuleset(RecordedRuleset):
         :raises RuleError: ``bad_notation`` for anything else (the server's end actions included).
         """
         try:
-            action = Action.parse(text)
+            action = self.game_class.record_class.parse_action(text)
         except IllegalAction as e:
             raise _err(e) from None
         if not isinstance(action, Shot):
@@ -336,7 +356,7 @@ class BattleshipRuleset(RecordedRuleset):
         state = game.state
         before, first_of_turn = state.to_act, state.turn_shots == 0
         try:
-            parsed = Action.parse(action)
+            parsed = self.game_class.record_class.parse_action(action)
             game.apply(parsed)
         except IllegalAction as e:
             raise _err(e) from None
@@ -364,18 +384,41 @@ class BattleshipRuleset(RecordedRuleset):
         :raises RuleError: ``bad_audience``; ``game_not_over`` for ``full`` during the game.
         """
         try:
-            return game.view(audience).to_dict()
+            out = game.view(audience).to_dict()
         except IllegalAction as e:
             raise _err(e) from None
+        out.setdefault("chance", self.chance(game))
+        return out
+
+    def chance(self, game: Game) -> dict[str, str | None]:
+        """The fair chance of ``game`` as every audience sees it (D13): ``{"commitment": SHA-256 hex of the seed's
+        32 bytes, "seed": those bytes in hex once the game is over, else None}``.
+
+        >>> rs = BattleshipRuleset()
+        >>> setups = {s: rs.auto_setup(s, n, {}, {}) for n, s in enumerate(("south", "north"))}
+        >>> game = rs.new_game(setups, {"options": {}, "seed": 1})
+        >>> c = rs.chance(game)
+        >>> len(c["commitment"]), c["seed"]
+        (64, None)
+        """
+        seed = seed_bytes(game.record.settings["seed"])
+        return {"commitment": commitment(seed), "seed": seed.hex() if game.state.result is not None else None}
+
+    def draws(self, game: Game) -> list[dict[str, Any]]:
+        """Every draw ``game`` made from its seed so far, in order (D13): ``[{"k", "n", "value", "what"}]`` — the
+        draw's number, its number of choices, the value drawn (0 ≤ value < n) and what it decided (``"first"``:
+        the first shooter, 0 South, 1 North; A4, D2). Rule sets A and B draw once."""
+        return [{"k": 0, "n": 2, "value": int(game.state.first), "what": "first"}]
 
     def replay(self, game: Game) -> dict[str, Any]:
         """Both setups, the options, the first shooter and per ply ``{ply, action, side, answer, ship,
         sunk_cells}``: ``side`` the side that acted (``None`` for a draw), ``answer`` ``miss``/``hit``/``sunk``
         (``None`` for an end action), ``ship`` and ``sunk_cells`` as the answer told them (the ship's code only
         when the rules name it: Hasbro named, or a classic sinking by its size; never under hits not named),
-        plus ``result``."""
+        plus ``result`` and ``chance`` (:meth:`chance` with ``draws``: :meth:`draws`, each re-checkable against the
+        revealed seed, D13)."""
         record = game.record
-        g = Game(record.setups, record.settings)
+        g = type(game)(record.setups, record.settings)
         plies = []
         for action in record.actions:
             ply, side = g.ply, _actor(action, g.state.to_act)
@@ -399,6 +442,7 @@ class BattleshipRuleset(RecordedRuleset):
             "setups": data["setups"],
             "plies": plies,
             "result": self.result(game),
+            "chance": {**self.chance(game), "draws": self.draws(game)},
         }
 
     def game_stats(self, game: Game) -> dict[str, Any]:
@@ -475,7 +519,7 @@ class BattleshipRuleset(RecordedRuleset):
         lv = LEVELS.get(level)
         if lv is None:
             raise ValueError(f"«Морской бой» has no AI level {level!r} (levels: {sorted(LEVELS) or 'none yet'})")
-        return lv.make(seed, _rules(options))
+        return lv.make(seed, self.rules_of(options))
 
     def bot_setup(self, bot: Bot, side: str) -> dict[str, str]:
         """The bot's setup for ``side`` in wire form (cell names, reading order), as the bot gave it; the session
@@ -502,7 +546,7 @@ class BattleshipRuleset(RecordedRuleset):
     def answer_text(self, options: Mapping[str, Any], answer: str, ship: str | None = None) -> str:
         """An answer as a player says it, in the current language: «Мимо», «Ранен», «Убит» (classic);
         «Попал»/«Потоплен» with the ship's name when the view gave one (Hasbro), e.g. «Попал: Авианосец»."""
-        rules = _rules(options)
+        rules = self.rules_of(options)
         text = _(_ANSWER_RU[(rules.key, Answer(answer))])
         if ship and rules.key == "hasbro":
             text = f"{text}: {ship_name(rules.key, ship)}"

@@ -3,6 +3,7 @@ stored rows, apply other instances' deltas, re-read what does not fit."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from admiral.games import DEFAULT_GAME, Ruleset
@@ -213,6 +214,7 @@ class CacheMixin(SessionBase):
         g.status = row.status
         g.draw_offer, g.rematch_id, g.rematch_offer = row.draw_offer, row.rematch_id, row.rematch_offer
         g.setup_deadline_ms = row.setup_deadline
+        g.start_settings = row.start_settings
         old_seats = g.seats
         g.seats = {
             side: Seat(side, s.browser_hash, dict(s.draft or {}), s.ready, s.auto_declare)
@@ -271,12 +273,15 @@ class CacheMixin(SessionBase):
         clock.start(running, self.now.mono() - max(0, wall - started) / 1000, started)
         return clock
 
-    def _record_settings(self, g: LiveGame) -> dict[str, Any]:
-        """The settings a game's record keeps: its id, the lobby settings (with the room options) and, for a
-        game whose rules draw at random, the seed they draw from (shown with the record once the game is over)."""
+    def _record_settings(self, g: LiveGame, start: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The settings a game's record keeps: its id, the lobby settings (with the room options), for a game
+        whose rules draw at random the seed they draw from (shown with the record once the game is over), and what
+        the seats brought when play started (``start``, else the stored ``g.start_settings``: capability
+        ``"start_settings"``) merged over them."""
         settings = {"game_id": g.id, **g.settings.to_dict()}
         if g.rules.info.chance:
             settings["seed"] = g.seed
+        settings.update((g.start_settings if start is None else start) or {})
         return settings
 
     def _rules_of(self, row: GameRow) -> Ruleset:

@@ -181,6 +181,8 @@ class LiveGame:
         self.creator_hash = row.creator_hash
         self.creator_address = row.creator_address
         self.seed = row.seed
+        #: What the seats brought when play started (capability ``"start_settings"``), stored with the game.
+        self.start_settings: dict[str, Any] | None = row.start_settings
         self.invite_sealed = row.invite_sealed
         self.seats = seats
         self.game: Any = None

@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from admiral.games import DEFAULT_GAME, RuleError, Ruleset
+from admiral.games import DEFAULT_GAME, RuleError, Ruleset, StartSettings
 from admiral.i18n import _
 
 from ..clock import GameClock
@@ -138,7 +138,8 @@ class SetupMixin(SessionBase):
         :raises ServiceError: ``unavailable`` when the write failed (the game stays in setup)."""
         if any(g.seats[s].browser_hash is None for s in SIDES):  # never play against nobody
             raise RuntimeError(f"game {g.id}: play cannot start with an empty seat")
-        game = g.rules.new_game({s: g.seats[s].draft for s in SIDES}, self._record_settings(g))
+        start = await self._start_settings(g)
+        game = g.rules.new_game({s: g.seats[s].draft for s in SIDES}, self._record_settings(g, start or {}))
         wall, mono = self.now.wall_ms(), self.now.mono()
         values: dict[str, Any] = {
             "status": "play",
@@ -146,6 +147,8 @@ class SetupMixin(SessionBase):
             "setup_deadline": None,
             "checkpoint_at": wall,
         }
+        if start is not None:
+            values["start_settings"] = start
         clock = None
         if g.settings.base_ms:
             clock = GameClock({"south": g.settings.base_ms, "north": g.settings.base_ms})
@@ -153,10 +156,31 @@ class SetupMixin(SessionBase):
             values.update(clock_values(clock))
         await self._save(g, **values)
         g.game, g.clock, g.status, g.setup_deadline_ms = game, clock, "play", None
+        g.start_settings = start
         g.views_version = -1
         for s in SIDES:
             g.seats[s].gone_since = mono
         g.log.info("play started")
+
+    async def _start_settings(self, g: LiveGame) -> dict[str, Any] | None:
+        """What the seats bring to a game of a ruleset with the capability ``"start_settings"``
+        (:class:`~admiral.games.StartSettings`), fixed now and stored with the game; ``None`` for another game.
+        A human seat's career is its commander's in this game (``{}`` before its first counted game, a guest's like
+        a registered commander's), an AI seat's ``None`` with its level.
+
+        :raises ServiceError: ``unavailable`` when the careers could not be read (the game stays in setup)."""
+        rules = g.rules
+        if "start_settings" not in rules.info.capabilities or not isinstance(rules, StartSettings):
+            return None
+        ai = {s: g.seats[s].bot_level for s in SIDES}
+        humans = {s: g.seats[s].browser_hash for s in SIDES if ai[s] is None}
+        try:
+            found = {} if self.progress is None else await self._db(self.progress.careers, rules.info.key, humans)
+        except Exception:
+            g.log.exception("reading the careers at the start failed")
+            raise ServiceError("unavailable", _("Не удалось сохранить. Попробуйте ещё раз.")) from None
+        careers = {s: None if ai[s] is not None else dict(found.get(s) or {}) for s in SIDES}
+        return dict(rules.start_settings(careers, ai))
 
     async def _expire_setup(self, g: LiveGame) -> None:
         """The setup time ran out: complete every unready draft with auto-arrangement and ready it (rules §3.6).

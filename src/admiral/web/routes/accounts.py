@@ -16,6 +16,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from admiral.games import progression_games
@@ -296,6 +297,14 @@ async def feedback(request: Request, accounts: AccountsDep, me: CommanderDep) ->
 # -- the service record, public profiles, the leaderboard ----------------------------------------------------
 
 
+def _career_badge(rules: Any, career: Any) -> Markup | None:
+    """The game's own picture of a career on the profile (e.g. «Морской бой: расширенный»'s ability icons of the
+    commander's level, C7), when its ruleset draws one: an optional ``career_badge(career) -> str`` giving inline
+    SVG the game builds from fixed shapes only (no text from outside), so it is shown as it is."""
+    draw = getattr(rules, "career_badge", None)
+    return None if draw is None else Markup(draw(career))
+
+
 def _record_context(commander: Any, accounts: Any, *, own: bool) -> dict[str, Any]:
     """What «Личное дело» shows: rank and progress from the points total, totals over every game, a block per game
     played (its games, wins, draws, losses, points and the game's own lines), «Адмирал»'s awards left and right (one
@@ -304,10 +313,13 @@ def _record_context(commander: Any, accounts: Any, *, own: bool) -> dict[str, An
     admiral = careers.get("admiral")
     standings = Career.from_dict(admiral.career if admiral is not None else {}).award_standings()
     games = [
-        {"key": key, "name": rules.info.name, "totals": careers[key], "lines": rules.career_stats(careers[key].career)}
+        {
+            "key": key, "name": rules.info.name, "totals": careers[key],
+            "lines": rules.career_stats(careers[key].career), "badge": _career_badge(rules, careers[key].career),
+        }
         for key, rules in progression_games().items()
         if key in careers
-    ]
+    ]  # fmt: skip
     rated = accounts.ratings(commander)  # PROGRESSION.md §4: the rating per game and its chart
     ratings = [
         {

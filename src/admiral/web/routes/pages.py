@@ -134,9 +134,12 @@ def form_options(info: GameInfo) -> list[dict[str, Any]]:
 def form_option_value(option: Option, value: Any) -> Any:
     """A form field's value of a room option: a ``bool`` option's checkbox sends the word :func:`form_options`
     gave it, ``"true"`` or ``"false"``, read as the JSON boolean the rules take; any other word is left as it is,
-    for the rules to refuse (``bad_options``); other options' values are their own words."""
+    for the rules to refuse (``bad_options``); an integer option's digits are read as the JSON integer (a mine count);
+    other options' values are their own words."""
     if isinstance(option.default, bool) and value in ("true", "false"):
         return value == "true"
+    if type(option.default) is int and isinstance(value, str) and value.isascii() and value.isdigit():
+        return int(value)  # an integer option's radio button sends its number as a word
     return value
 
 
