@@ -21,7 +21,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from admiral.games.common import RecordedRuleset
@@ -152,18 +152,24 @@ def ship_name(rules_key: str, code: str) -> str:
     return _(name) if name else code
 
 
-def _problem(rules: Rules, p: SetupProblem) -> dict[str, Any]:
+def _problem(
+    rules: Rules,
+    p: SetupProblem,
+    name: Callable[[str, str], str] = ship_name,
+    texts: Mapping[str, str] = _PROBLEM_RU,
+) -> dict[str, Any]:
     """A problem as the session sends it: ``{code, message, cell, kind}``, and for ``touching`` (:class:`Touching`)
     ``other`` (the other ship's code) and ``cells`` (where the two ships meet, wire names); ``message`` in the
-    current language, naming the ships and writing the cells as it writes them."""
+    current language, naming the ships (``name(rules_key, code)``: a variant names its own figures) and writing the
+    cells as it writes them; ``texts``: the message templates by problem code."""
     kind = p.kind
-    shown = kind if p.code == "unknown_code" else ship_name(rules.key, kind or "")
-    template = _(_PROBLEM_RU.get(p.code, N_("Ошибка расстановки.")))
+    shown = kind if p.code == "unknown_code" else name(rules.key, kind or "")
+    template = _(texts.get(p.code, N_("Ошибка расстановки.")))
     extra: dict[str, Any] = {}
     fields = {"cell": _cell_text(p.cell), "kind": shown}
     if isinstance(p, Touching):
         extra = {"other": p.other, "cells": list(p.cells)}
-        fields |= {"other": ship_name(rules.key, p.other), "cells": ", ".join(_cell_text(c) for c in p.cells)}
+        fields |= {"other": name(rules.key, p.other), "cells": ", ".join(_cell_text(c) for c in p.cells)}
     message = template.format(**fields)
     return {"code": p.code, "message": message[:1].upper() + message[1:], "cell": p.cell, "kind": kind, **extra}
 
@@ -184,6 +190,17 @@ class BattleshipRuleset(RecordedRuleset):
     """
 
     info: GameInfo = INFO
+    #: The engine's game class (a variant's ruleset sets its own: BATTLESHIP.md C extends this one).
+    game_class: type[Game] = Game
+
+    def rules_of(self, options: Mapping[str, Any] | None) -> Rules:
+        """The rules value of room ``options`` (a variant's ruleset reads its own). :raises RuleError:
+        ``bad_options``."""
+        return _rules(options)
+
+    def problem(self, rules: Rules, p: SetupProblem) -> dict[str, Any]:
+        """A setup problem as the session sends it (:func:`_problem`; a variant names its own figures)."""
+        return _problem(rules, p)
 
     def manifest(self) -> dict[str, Any]:
         """What the browser client draws from (``GET /games/battleship/manifest.json``), beyond
@@ -233,14 +250,14 @@ class BattleshipRuleset(RecordedRuleset):
 
         :raises RuleError: ``bad_options`` naming an unknown option, a bad value or an option that does not apply.
         """
-        rules = _rules(raw)
+        rules = self.rules_of(raw)
         return {"rules": rules.key, "salvo": rules.salvo, "named": rules.named}
 
     def setup_variant(self, options: Mapping[str, Any]) -> str:
         """The fleet the options choose: ``"classic"`` or ``"hasbro"`` (salvo and naming leave the fleet as it is).
 
         :raises RuleError: ``bad_options``."""
-        return _rules(options).key
+        return self.rules_of(options).key
 
     def setup_problems(
         self, side: str, setup: Mapping[str, str], *, complete: bool, options: Mapping[str, Any]
@@ -248,8 +265,8 @@ class BattleshipRuleset(RecordedRuleset):
         """Every problem of ``setup`` (A2, A3, B1): ``[{code, message, cell, kind}]``, ``message`` in the current
         language. ``side`` does not matter: each player has a grid of its own."""
         _side(side)
-        rules = _rules(options)
-        return [_problem(rules, p) for p in validate_setup(rules, setup, complete=complete)]
+        rules = self.rules_of(options)
+        return [self.problem(rules, p) for p in validate_setup(rules, setup, complete=complete)]
 
     def auto_setup(
         self,
@@ -269,7 +286,7 @@ class BattleshipRuleset(RecordedRuleset):
             setup), ``no_arrangement`` (the rest of the fleet does not fit around it).
         """
         _side(side)
-        rules = _rules(options)
+        rules = self.rules_of(options)
         try:
             setup = auto_arrange(rules, random.Random(seed), partial, style or STYLES[0], fixed=fixed)
         except IllegalAction as e:
@@ -282,7 +299,7 @@ class BattleshipRuleset(RecordedRuleset):
         :raises RuleError: ``invalid_setup`` if it is not a valid complete setup.
         """
         try:
-            return canonical_setup(_rules(options), setup)
+            return canonical_setup(self.rules_of(options), setup)
         except IllegalAction as e:
             raise _err(e) from None
 
@@ -295,7 +312,7 @@ class BattleshipRuleset(RecordedRuleset):
             :func:`~.rules.validate_setup`.
         """
         _side(side)
-        rules = _rules(options)
+        rules = self.rules_of(options)
         refused = [p for p in validate_setup(rules, setup, complete=False) if p.code in _ENTRY_PROBLEMS]
         if refused:
             raise RuleError("invalid_setup", "; ".join(p.message for p in refused))
@@ -310,7 +327,7 @@ class BattleshipRuleset(RecordedRuleset):
         :raises RuleError: ``invalid_setup``, ``bad_options``, ``bad_settings``.
         """
         try:
-            return Game(setups, settings)
+            return self.game_class(setups, settings)
         except IllegalAction as e:
             raise _err(e) from None
 
@@ -321,7 +338,7 @@ class BattleshipRuleset(RecordedRuleset):
         :raises RuleError: ``bad_notation`` for anything else (the server's end actions included).
         """
         try:
-            action = Action.parse(text)
+            action = self.game_class.record_class.parse_action(text)
         except IllegalAction as e:
             raise _err(e) from None
         if not isinstance(action, Shot):
@@ -339,7 +356,7 @@ class BattleshipRuleset(RecordedRuleset):
         state = game.state
         before, first_of_turn = state.to_act, state.turn_shots == 0
         try:
-            parsed = Action.parse(action)
+            parsed = self.game_class.record_class.parse_action(action)
             game.apply(parsed)
         except IllegalAction as e:
             raise _err(e) from None
@@ -502,7 +519,7 @@ class BattleshipRuleset(RecordedRuleset):
         lv = LEVELS.get(level)
         if lv is None:
             raise ValueError(f"«Морской бой» has no AI level {level!r} (levels: {sorted(LEVELS) or 'none yet'})")
-        return lv.make(seed, _rules(options))
+        return lv.make(seed, self.rules_of(options))
 
     def bot_setup(self, bot: Bot, side: str) -> dict[str, str]:
         """The bot's setup for ``side`` in wire form (cell names, reading order), as the bot gave it; the session
@@ -529,7 +546,7 @@ class BattleshipRuleset(RecordedRuleset):
     def answer_text(self, options: Mapping[str, Any], answer: str, ship: str | None = None) -> str:
         """An answer as a player says it, in the current language: «Мимо», «Ранен», «Убит» (classic);
         «Попал»/«Потоплен» with the ship's name when the view gave one (Hasbro), e.g. «Попал: Авианосец»."""
-        rules = _rules(options)
+        rules = self.rules_of(options)
         text = _(_ANSWER_RU[(rules.key, Answer(answer))])
         if ship and rules.key == "hasbro":
             text = f"{text}: {ship_name(rules.key, ship)}"
