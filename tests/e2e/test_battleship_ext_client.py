@@ -274,3 +274,66 @@ def test_setup_with_mines_and_a_minesweeper(browser, server_url, out, board, con
         assert page.errors == []
     finally:
         ctx.close()
+
+
+def engine_views(board: str, plies: int, seed: int) -> tuple[dict, dict, dict]:
+    """South's view, the full view after the end, and the snapshot's game of a real engine game on ``board``: both
+    sides play ``plies`` random legal actions (abilities a third of the time), then South resigns."""
+    import random
+
+    from admiral.games.battleship_ext.rules import ExtGame, auto_arrange, options_of, rules_from_options
+
+    opts = {"board": board, "mines": 1 if board == "classic" else 3, "sweepers": 1}
+    rules = rules_from_options(opts)
+    setups = {"south": auto_arrange(rules, random.Random(seed)), "north": auto_arrange(rules, random.Random(seed + 1))}
+    g = ExtGame(setups, {"options": options_of(rules), "seed": seed, "levels": {"south": 8, "north": 6}})
+    rng = random.Random(seed)
+    for _ in range(plies):
+        side = g.state.to_move
+        if side is None:
+            break
+        legal = g.view(side.label).to_dict()["legal"]
+        other = [a for a in legal if a["type"] != "shot"]
+        a = (
+            rng.choice(other)
+            if other and rng.random() < 0.33
+            else rng.choice([a for a in legal if a["type"] == "shot"])
+        )
+        g.apply(a.get("notation") or f"{a['prefix']} {rng.choice(a['cells'])}")
+    live = g.view("south").to_dict()
+    game = {**fx.game(board), "settings": {"game": "battleship_ext", "options": live["options"]}}
+    game["clocks"]["running"] = live["to_act"]
+    g.apply("resign south")
+    return live, g.view("full").to_dict(), game
+
+
+@pytest.mark.parametrize("board", ["classic", "giant"])
+def test_real_engine_views(browser, server_url, out, board) -> None:
+    """The engine's own wire views (merged from ext-engine) draw without an error: every shot, scan and use of a
+    random game is on the grids or in the log, and the full view after the end opens both fleets and figures."""
+    live, full, game = engine_views(board, 140 if board == "giant" else 40, seed=7)
+    ctx, page = mount(browser, server_url, LAPTOP, {"screen": "play", "game": game, "view": live})
+    try:
+        page.screenshot(path=str(out / f"engine-{board}-laptop.png"))
+        me = live["sides"]["south"]
+        shot_cells = {s["cell"] for s in me["shots"]}
+        drawn = page.locator(".bs-grid[data-grid=attack] .bs-cell.shot").count()
+        assert drawn == len(shot_cells)
+        scans = [s for s in me["scans"] if s["answer"] is not None]
+        centres = {s["center"] for s in scans}
+        assert page.locator(".bs-grid[data-grid=attack] .bsx-scan-badge").count() == len(centres)
+        uses = me["uses"] + live["sides"]["north"]["uses"]
+        assert page.locator(".bs-log .bsx-log-use").count() == len(uses)
+        active = [f for f in me["figures"] if f["state"] == "active"]
+        shown = page.locator(".bs-grid[data-grid=own] .bsx-fig").count()
+        assert shown == len(active)
+        assert page.locator(".bsx-ability").count() == len(live["abilities"])
+        page.evaluate("([g, v]) => window.screenObj.update({...g, status: 'over', result: v.result}, v)", [game, full])
+        page.screenshot(path=str(out / f"engine-{board}-over.png"))
+        assert page.locator(".bsx-abilities").is_hidden()
+        figures = full["sides"]["north"]["figures"]
+        unshot = [f for f in figures if f["cell"] not in shot_cells]
+        assert page.locator(".bs-grid[data-grid=attack] .bsx-fig").count() == len(unshot)
+        assert page.errors == []
+    finally:
+        ctx.close()

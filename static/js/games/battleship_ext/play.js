@@ -289,7 +289,8 @@ export class ExtPlayScreen extends PlayScreen {
       html = MARKS.sweeperDown();
     }
     const sv = v?.sides?.[side];
-    const repaired = !this.replay && (sv?.repaired || []).includes(cell) && shotsHere <= 1;
+    // a repaired deck (D10): the shot's flag; a view without it, the side's list while the cell was shot once
+    const repaired = !this.replay && (shot && "repaired" in shot ? !!shot.repaired : (sv?.repaired || []).includes(cell) && shotsHere <= 1);
     if (repaired) {
       html = MARKS.repaired();
       cls.push("bsx-repaired");
