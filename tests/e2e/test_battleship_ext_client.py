@@ -337,3 +337,35 @@ def test_real_engine_views(browser, server_url, out, board) -> None:
         assert page.errors == []
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize(("ultimate", "level", "centre", "cells"), [("carpet", 4, "e5", 9), ("satellite", 6, "b2", 16)])
+def test_area_ultimates(browser, server_url, out, ultimate, level, centre, cells) -> None:
+    """«Ковровый удар» (3×3) and «Спутник-сканер» (5×5, cut at the edge near a corner: D7): the preview covers the
+    area, nothing is sent before the confirmation, then ``carpet e5`` / ``satellite b2``."""
+    view = fx.view("perelman", level=level)
+    cost = {"carpet": 14, "satellite": 12}[ultimate]
+    view["abilities"][3] = {
+        "key": ultimate, "cost": cost, "ultimate": True, "ready": True, "why": None,
+        "ends_turn": ultimate == "carpet", "reveal": 0, "area": 3 if ultimate == "carpet" else 5,
+    }  # fmt: skip
+    n = fx.SIZES["perelman"]
+    every = [fx.c(r, k) for r in range(n) for k in range(n)]
+    view["legal"].append({"type": "area", "ability": ultimate, "cells": every, "prefix": ultimate})
+    ctx, page = mount(browser, server_url, LAPTOP, {"screen": "play", "game": fx.game("perelman"), "view": view})
+    try:
+        button = page.locator(f".bsx-ability[data-ability={ultimate}]")
+        assert "ульта" in button.inner_text() and f"⚡{cost}" in button.inner_text()
+        tier = 2 if level < 7 else 3
+        assert page.locator(f".bsx-ability[data-ability={ultimate}] .bsx-ability-icon.tier-{tier}").count() == 1
+        button.click()
+        cell(page, "attack", centre).hover()
+        assert page.locator(".bs-grid[data-grid=attack] .bsx-area-preview").count() == cells
+        cell(page, "attack", centre).click()
+        page.screenshot(path=str(out / f"fixture-{ultimate}-aim.png"))
+        assert sent(page) == []
+        page.locator(".bsx-confirm").click()
+        assert sent(page) == [f"{ultimate} {centre}"]
+        assert page.errors == []
+    finally:
+        ctx.close()

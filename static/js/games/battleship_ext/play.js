@@ -250,7 +250,10 @@ export class ExtPlayScreen extends PlayScreen {
     if (!(this.replay && this.replayData)) return super.boardData(side);
     // the record's abilities are not shots on one cell: the replay shows the shots (`shots` of a ply, else a cell)
     const plies = this.replayData.plies || [];
-    const data = { ...this.replayData, plies: plies.flatMap((p) => (p.shots ? p.shots.map((s) => ({ ...p, ...s, action: s.cell })) : /^[a-z]\d+$/.test(String(p.action)) ? [p] : [])) };
+    // the figures are not ships: the replay draws the fleets only
+    const fleetOnly = (setup) => Object.fromEntries(Object.entries(setup || {}).filter(([, code]) => code !== "M" && code !== "T"));
+    const setups = Object.fromEntries(Object.entries(this.replayData.setups || {}).map(([side, setup]) => [side, fleetOnly(setup)]));
+    const data = { ...this.replayData, setups, plies: plies.flatMap((p) => (p.shots ? p.shots.map((s) => ({ ...p, ...s, action: s.cell })) : /^[a-z]\d+$/.test(String(p.action)) ? [p] : [])) };
     const saved = this.replayData;
     const index = this.replay.index;
     this.replayData = data;
