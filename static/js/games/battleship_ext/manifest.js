@@ -65,7 +65,7 @@ export class ExtManifest extends Manifest {
 
   /** The fleet of board `key`: [{code, size, count, name}], biggest first. */
   fleet(key = this.boardKey) {
-    const given = this.data.fleets?.[key];
+    const given = this.data.fleets?.[key] || this.data.boards?.[key]?.fleet;
     if (given) return given.map((s) => ({ ...s, name: s.name || SHIP_NAMES[s.size] || s.code }));
     return (BOARDS[key]?.fleet || []).map(([size, count]) => ({ code: String(size), size, count, name: SHIP_NAMES[size] }));
   }
@@ -84,7 +84,8 @@ export class ExtManifest extends Manifest {
 
   /** The translated name of a ship class or a figure: «Линкор», «Мина»… */
   shipName(key, code) {
-    if (FIGURE_NAMES[code]) return t(FIGURE_NAMES[code]);
+    const figure = (this.data.figures || []).find((f) => f.code === code)?.name || FIGURE_NAMES[code];
+    if (figure) return t(figure);
     const s = this.shipClass(key, code);
     return s ? t(s.name) : SHIP_NAMES[code] ? t(SHIP_NAMES[code]) : code;
   }
@@ -121,15 +122,21 @@ export class ExtManifest extends Manifest {
     return [this.boardName(o.board || this.boardKey), t("мин: {n}", { n: o.mines ?? 0 }), t("тральщиков: {n}", { n: o.sweepers ?? 0 })].join(" · ");
   }
 
+  /** The manifest's entry of ability `key` (`abilities`: a list of `{key, name, …}`, or a table by key). */
+  ability(key) {
+    const a = this.data.abilities;
+    return Array.isArray(a) ? a.find((x) => x.key === key) : a?.[key];
+  }
+
   /** An ability's translated name (C5, C6). */
   abilityName(key) {
-    const name = this.data.abilities?.[key]?.name || ABILITIES[key]?.name;
+    const name = this.ability(key)?.name || ABILITIES[key]?.name;
     return name ? t(name) : key;
   }
 
   /** What an ability needs, translated («эсминец на плаву»). */
   abilityNeeds(key) {
-    const needs = this.data.abilities?.[key]?.needs || ABILITIES[key]?.needs;
+    const needs = this.ability(key)?.needs || ABILITIES[key]?.needs;
     return needs ? t(needs) : "";
   }
 }
