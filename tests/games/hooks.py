@@ -96,6 +96,88 @@ def _shots_at(rules: Ruleset, record: dict[str, Any], side: str) -> set[str]:
     return cells
 
 
+def _ext_known(game: Any, side: str) -> set[int]:
+    """Cells of ``side``'s grid the other seat learned something of in a «Морской бой: расширенный» game: those it
+    shot, those it was handed (a deck for a mine or a self-reveal, a mine for a minesweeper: C3, C5) and those its
+    scans covered (C5, C6)."""
+    from admiral.games.battleship.rules import ShotFired, Side
+    from admiral.games.battleship_ext.rules import Handed, Scanned
+
+    them = Side.parse(side).opponent
+    known: set[int] = set()
+    for e in game.log:
+        if isinstance(e, ShotFired | Handed) and e.side is them:
+            known.add(e.cell)
+        elif isinstance(e, Scanned) and e.side is them:
+            known.update(e.scan.cells)
+    return known
+
+
+def _ext_causes(game: Any, side: str) -> set[str]:
+    """Why the other seat was handed decks of ``side`` (``"mine"``, or the ability that revealed them)."""
+    from admiral.games.battleship.rules import Side
+    from admiral.games.battleship_ext.rules import Handed
+
+    them = Side.parse(side).opponent
+    return {e.cause for e in game.log if isinstance(e, Handed) and e.side is them and e.kind == "deck"}
+
+
+def _ext_alternatives(rules: Ruleset, game: Any, side: str, rng: random.Random) -> Iterator[dict[str, str]]:
+    """«Морской бой: расширенный»: ``side``'s mines and minesweepers, then its ships too, that the other seat never
+    shot, scanned or was handed stand elsewhere, off every such cell (C3, C5, D12)."""
+    from admiral.games.battleship.rules import (
+        IllegalAction,
+        auto_arrange,
+        cell_name,
+        figures_of,
+        parse_cell,
+        ships_of,
+    )
+    from admiral.games.battleship_ext.rules import rules_from_options
+
+    record = rules.record(game)
+    ext_rules = rules_from_options(record["settings"]["options"])
+    setup = {parse_cell(c): code for c, code in record["setups"][side].items()}
+    known = _ext_known(game, side)
+    # a deck handed at random is drawn among the whole decks of some ships (D6): those ships stay, or the draw
+    # would name another cell
+    pools = {"mine": lambda size: True, "air": lambda size: size >= 4, "carpet": lambda size: size >= 4,
+             "sonar": lambda size: size == 2, "satellite": lambda size: size == 2}  # fmt: skip
+    causes = _ext_causes(game, side)
+    pieces = [*ships_of(ext_rules, setup), *figures_of(ext_rules, setup)]
+    kept = {
+        c: p.code
+        for p in pieces
+        if set(p.cells) & known or (p.code not in ("M", "T") and any(pools[k](p.size) for k in causes if k in pools))
+        for c in p.cells
+    }
+    ships = {c: code for c, code in setup.items() if code not in ("M", "T")}
+    for partial in ({**ships, **kept}, kept):  # the figures alone first: moving ships changes the decks drawn from
+        for _ in range(8):
+            try:
+                other = auto_arrange(ext_rules, rng, partial, avoid=known)
+            except IllegalAction:  # no room around what is kept
+                break
+            if other != setup:
+                yield {cell_name(c): code for c, code in other.items()}
+
+
+def _ext_outcome(rules: Ruleset, game: Any) -> Any:
+    """«Морской бой: расширенный»: what either seat learned — every shot's answer, every mark handed over, every scan
+    answer, every draw (D13) — and the result."""
+    from admiral.games.battleship.rules import ShotFired
+    from admiral.games.battleship_ext.rules import Handed, Scanned
+
+    told = [
+        (type(e).__name__, e.side, getattr(e, "cell", None), getattr(e, "answer", None), getattr(e, "kind", None))
+        if not isinstance(e, Scanned)
+        else ("Scanned", e.side, e.scan.center, e.scan.answer, e.scan.mines)
+        for e in game.log
+        if isinstance(e, ShotFired | Handed | Scanned)
+    ]
+    return told, [d.to_dict() for d in game.state.draws], rules.result(game)
+
+
 #: Each game of the registry by key.
 HOOKS: dict[str, Hooks] = {
     "admiral": Hooks(games=12, max_plies=500, alternatives=_admiral_alternatives, outcome=_admiral_outcome),
@@ -110,5 +192,18 @@ HOOKS: dict[str, Hooks] = {
         games=40,
         max_plies=400,
         alternatives=_battleship_alternatives,
+    ),
+    # «Морской бой: расширенный» (issue 20): each board with its most figures, and classic with none
+    "battleship_ext": Hooks(
+        option_sets=(
+            {"board": "classic"},
+            {"board": "classic", "mines": 0, "sweepers": 0},
+            {"board": "perelman", "mines": 3},
+            {"board": "giant", "mines": 3},
+        ),
+        games=12,
+        max_plies=900,
+        alternatives=_ext_alternatives,
+        outcome=_ext_outcome,
     ),
 }

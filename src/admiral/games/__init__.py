@@ -2,7 +2,7 @@
 once (:class:`~admiral.games.protocol.GameInfo`) and implements :class:`~admiral.games.protocol.Ruleset`.
 
 >>> list(GAMES)
-['admiral', 'battleship']
+['admiral', 'battleship', 'battleship_ext']
 >>> ruleset("admiral").info.name
 'Адмирал'
 >>> ruleset("chess")
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from .admiral import AdmiralRuleset
 from .battleship import BattleshipRuleset
+from .battleship_ext import ExtendedRuleset
 from .protocol import (
     OUTCOMES,
     SIDES,
@@ -39,7 +40,7 @@ __all__ = [
 
 
 #: Every game of the house by key, in the order the home page offers them.
-GAMES: dict[str, Ruleset] = {r.info.key: r for r in (AdmiralRuleset(), BattleshipRuleset())}
+GAMES: dict[str, Ruleset] = {r.info.key: r for r in (AdmiralRuleset(), BattleshipRuleset(), ExtendedRuleset())}
 
 #: The game a request that names none means (every game stored before the registry is «Адмирал»).
 DEFAULT_GAME = "admiral"

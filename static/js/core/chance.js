@@ -86,8 +86,8 @@ export class ChanceLine {
   update(chance) {
     this.el.hidden = !chance?.commitment;
     if (!chance?.commitment) return;
-    const parts = [h("span", {}, t("Жребий честный: SHA-256 зерна ")), h("code", { class: "chance-commitment" }, chance.commitment)];
-    if (chance.seed) parts.push(h("span", {}, t(" · зерно ")), h("code", { class: "chance-seed" }, chance.seed));
+    const parts = [h("span", {}, `${t("Жребий честный: SHA-256 зерна")} `), h("code", { class: "chance-commitment" }, chance.commitment)];
+    if (chance.seed) parts.push(h("span", {}, ` · ${t("зерно")} `), h("code", { class: "chance-seed" }, chance.seed));
     this.el.replaceChildren(...parts);
   }
 }

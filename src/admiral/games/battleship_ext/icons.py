@@ -17,8 +17,9 @@ from __future__ import annotations
 from admiral.i18n import N_, _
 
 from .progression import tier_of
+from .rules import ultimate_of
 
-__all__ = ["ICON_ABILITIES", "TIERS", "ability_icons", "ultimate_of"]
+__all__ = ["ICON_ABILITIES", "TIERS", "ability_icons"]
 
 #: The look of each tier: (fill, stroke, rings, star).
 TIERS: dict[int, tuple[str, str, int, bool]] = {
@@ -37,15 +38,6 @@ ICON_ABILITIES: dict[str, tuple[str, str]] = {
     "satellite": ("M9 9l6 6M6 12l6-6 2 2-6 6zM13 13l5 5M16 6a4 4 0 0 1 2 2", N_("Спутник-сканер")),
     "repair": ("M14 5a4 4 0 0 0-4 5l-5 5 3 3 5-5a4 4 0 0 0 5-4l-2 2-2-1-1-2z", N_("Экстренный ремонт")),
 }
-
-
-def ultimate_of(level: int) -> str | None:
-    """The ultimate a commander of ``level`` holds (C6: each new one replaces the previous), ``None`` below 4.
-
-    >>> [ultimate_of(n) for n in (3, 4, 5, 6, 8, 10)]
-    [None, 'carpet', 'carpet', 'satellite', 'repair', 'repair']
-    """
-    return "repair" if level >= 8 else "satellite" if level >= 6 else "carpet" if level >= 4 else None
 
 
 def _icon(ability: str, tier: int) -> str:

@@ -43,11 +43,13 @@ Decisions this engine takes where C and D leave room (each tested):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from admiral.games.battleship.rules import (
     Action,
     Answer,
+    Board,
     Cell,
     Event,
     GameState,
@@ -56,6 +58,7 @@ from admiral.games.battleship.rules import (
     Ship,
     ShotFired,
     Side,
+    cell_at,
     cell_col,
     cell_name,
     cell_row,
@@ -305,13 +308,23 @@ def area_cells(rules: ExtRules, ability: str, center: Cell) -> tuple[Cell, ...]:
     >>> from .fleet import rules_from_options
     >>> [cell_name(c) for c in area_cells(rules_from_options({}), "air", parse_cell("a1"))]
     ['a1', 'a2', 'b1']
+    >>> len(area_cells(rules_from_options({}), "satellite", parse_cell("b2")))
+    16
     """
-    board = rules.board
+    return _area(rules.board, ability, center)
+
+
+@cache
+def _area(board: Board, ability: str, center: Cell) -> tuple[Cell, ...]:
     if ability == AIR:
         return tuple(sorted((center, *board.orth[center])))
     half = ABILITIES[ability].area // 2
     r0, c0 = cell_row(center), cell_col(center)
-    return tuple(c for c in board.cells if abs(cell_row(c) - r0) <= half and abs(cell_col(c) - c0) <= half)
+    return tuple(
+        cell_at(r, c)
+        for r in range(max(0, r0 - half), min(board.height, r0 + half + 1))
+        for c in range(max(0, c0 - half), min(board.width, c0 + half + 1))
+    )
 
 
 # -- the state ----------------------------------------------------------------------------------------------------
@@ -730,7 +743,12 @@ class ExtState(GameState):
             return []
         board = self.rules.board
         if key in AREA_ABILITIES:
-            candidates: list[Action] = [AreaAbility(key, c) for c in board.cells]
+            if not ABILITIES[key].attack:
+                return [AreaAbility(key, c) for c in board.cells]  # a scan may look anywhere on the board
+            shot = self.shots[side]
+            return [
+                AreaAbility(key, c) for c in board.cells if any(n not in shot for n in _area(board, key, c))
+            ]  # D7: an attack needs an unshot cell
         elif key == MOVE:
             candidates = [
                 Manoeuvre(s.cells[0], d)

@@ -219,9 +219,9 @@ def _shots(state: ExtState, side: Side, truth: bool) -> tuple[ExtShotView, ...]:
     for shot in state.history:
         if shot.side is not side:
             continue
-        base = shot_view(state.rules, shot, truth)
-        values = {f.name: getattr(base, f.name) for f in fields(ShotView)}
-        out.append(ExtShotView(**values, via=via.get(shot.ply), repaired=state.shots[side].get(shot.cell) is not shot))
+        b = shot_view(state.rules, shot, truth)
+        repaired = state.shots[side].get(shot.cell) is not shot
+        out.append(ExtShotView(b.ply, b.cell, b.answer, b.ship, b.sunk_cells, via.get(shot.ply), repaired))
     return tuple(out)
 
 
