@@ -224,10 +224,18 @@ export class ExtPlayScreen extends PlayScreen {
     this.render();
   }
 
+  /** The pointer over the attack map: the area's preview follows it (classes only: the cells' content stays, so a
+   *  tap's press and release land on the same elements and make a click). */
   onHover(cell) {
     if (this.hover === cell) return;
     this.hover = cell;
-    if (this.mode?.kind === "area" && !this.aim) this.render();
+    if (this.mode?.kind !== "area" || this.aim) return;
+    const area = new Set(cell && this.mode.cells.has(cell) ? this.areaCells(this.mode.key, cell) : []);
+    for (const [name, el] of this.attack.cells) {
+      el.classList.toggle("bsx-area", area.has(name));
+      el.classList.toggle("bsx-area-preview", area.has(name));
+      el.classList.toggle("bsx-area-centre", area.size > 0 && name === cell);
+    }
   }
 
   /** The cells an area ability `key` covers centred at `cell`, cut at the board's edge (C5, C6, D7). */
