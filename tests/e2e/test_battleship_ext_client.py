@@ -22,7 +22,8 @@ LAPTOP = {"viewport": {"width": 1366, "height": 768}}
 
 HARNESS = """<!doctype html><html lang="ru"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="/static/css/admiral.css"><link rel="stylesheet" href="/static/css/dark.css"></head>
+<link rel="stylesheet" href="/static/css/admiral.css"><link rel="stylesheet" href="/static/css/dark.css">
+<script src="/i18n/LANG.js"></script></head>
 <body><main id="main" class="game-page"><div id="app" class="app game-battleship_ext" data-game-id="fixture">
 <div id="toast" class="toast" role="alert" hidden></div><div id="screen" class="screen"></div></div></main>
 <script type="module">
@@ -51,8 +52,8 @@ window.mounted = true;
 </script></body></html>"""
 
 
-def mount(browser, server_url: str, context: dict, data: dict, dark: bool = False):
-    """A page of the real server's origin showing the screen of ``data`` ({screen, game, view})."""
+def mount(browser, server_url: str, context: dict, data: dict, dark: bool = False, lang: str = "ru"):
+    """A page of the real server's origin showing the screen of ``data`` ({screen, game, view}) in ``lang``."""
     ctx = browser.new_context(**context, color_scheme="dark" if dark else "light")
     page = ctx.new_page()
     errors: list[str] = []
@@ -60,7 +61,9 @@ def mount(browser, server_url: str, context: dict, data: dict, dark: bool = Fals
     page.add_init_script(f"window.__BSX = {json.dumps({**data, 'dark': dark})};")
     page.route(
         server_url + "/__bsx",
-        lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=HARNESS),
+        lambda route: route.fulfill(
+            status=200, content_type="text/html; charset=utf-8", body=HARNESS.replace("LANG", lang)
+        ),
     )
     page.goto(server_url + "/__bsx")
     page.wait_for_function("window.mounted === true", timeout=10_000)
@@ -366,6 +369,24 @@ def test_area_ultimates(browser, server_url, out, ultimate, level, centre, cells
         assert sent(page) == []
         page.locator(".bsx-confirm").click()
         assert sent(page) == [f"{ultimate} {centre}"]
+        assert page.errors == []
+    finally:
+        ctx.close()
+
+
+def test_english(browser, server_url, out) -> None:
+    """English through the catalogs (the client's ``t()``): abilities, energy, marks' labels, Latin row letters."""
+    data = {"screen": "play", "game": fx.game("giant"), "view": fx.view("giant")}
+    ctx, page = mount(browser, server_url, LAPTOP, data, lang="en")
+    try:
+        page.screenshot(path=str(out / "fixture-giant-english.png"))
+        assert page.locator(".bsx-ability[data-ability=air] .bsx-ability-name").inner_text() == "Air strike"
+        assert page.locator(".bsx-energy-text").inner_text().startswith("Energy: 11/15")
+        assert "already used" in page.locator(".bsx-ability[data-ability=satellite]").inner_text()
+        rows = page.locator(".bs-grid[data-grid=attack] .bs-rowlab").all_inner_texts()
+        assert "".join(rows) == "ABCDEFGHIJKLMNOPQR"
+        assert "repaired" in page.locator(".bs-grid[data-grid=own] .bsx-repaired").get_attribute("aria-label")
+        assert "3 decks" in page.locator(".bs-log").inner_text()
         assert page.errors == []
     finally:
         ctx.close()

@@ -361,7 +361,9 @@ export class ExtPlayScreen extends PlayScreen {
       if (s.center === cell && s.answer != null) {
         const yes = typeof s.answer === "number" ? s.answer > 0 : s.answer;
         const text = typeof s.answer === "number" ? String(s.answer) : s.answer ? "!" : "0";
-        extra.push(`<span class="bsx-scan-badge ${yes ? "yes" : "no"}${s.mines ? " mines" : ""}">${text}</span>`);
+        // on a shot cell the answer moves to the corner: the shot's mark stays in sight
+        const shot = this.view.sides[this.seat].shots.some((x) => x.cell === cell);
+        extra.push(`<span class="bsx-scan-badge ${yes ? "yes" : "no"}${s.mines ? " mines" : ""}${shot ? " corner" : ""}">${text}</span>`);
         labels.push(`${this.m.abilityName(s.ability)}: ${scanAnswer(s)}`);
       }
     }
