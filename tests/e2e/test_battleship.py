@@ -38,7 +38,7 @@ def bs_cell(page, grid: str, name: str):
 def create_from_home(page, server_url: str, rules: str = "classic", salvo: bool = False, unnamed: bool = False) -> str:
     """Home page → «Морской бой» → the room options → «Создать партию»; returns the invite link."""
     page.goto(server_url + "/")
-    press(page, page.locator(".game-tab", has_text="Морской бой"))
+    press(page, page.locator(".game-tab:has(input[value=battleship])"))
     form = page.locator("#new-game")
     assert form.locator("input[name=game]").input_value() == "battleship"
     assert form.locator("fieldset[data-for-game=battleship]").is_visible()

@@ -22,7 +22,7 @@ ROWS = "abcdefghij"
 def create_ai_from_home(page, server_url: str, level: int, rules: str = "classic", salvo: bool = False) -> None:
     """Home page → «Морской бой» → «Играть против ИИ»: the level, the rule set → «Начать партию»."""
     page.goto(server_url + "/")
-    press(page, page.locator(".game-tab", has_text="Морской бой"))
+    press(page, page.locator(".game-tab:has(input[value=battleship])"))
     form = page.locator("#new-ai-game")
     assert form.is_visible() and page.locator(".no-ai").is_hidden()  # «Морской бой» has AI levels now
     assert form.locator("input[name=game]").input_value() == "battleship"

@@ -68,7 +68,7 @@ def choose(form, page, name: str, value) -> None:
 def create_from_home(page, server_url: str, board: str) -> str:
     """Home page → «Морской бой: расширенный» → board, mines, one minesweeper → «Создать партию»; the invite link."""
     page.goto(server_url + "/")
-    press(page, page.locator(".game-tab", has_text="Морской бой: расширенный"))
+    press(page, page.locator(".game-tab:has(input[value=battleship_ext])"))
     form = page.locator("#new-game")
     assert form.locator("input[name=game]").input_value() == "battleship_ext"
     choose(form, page, "board", board)

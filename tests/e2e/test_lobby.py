@@ -53,7 +53,7 @@ def test_strangers_meet_through_the_challenge_list_and_a_third_watches(browser, 
         taker.screenshot(path=shots / "lobby-02-home-phone.png", full_page=True)
         taker.locator("#challenges").screenshot(path=shots / "lobby-02-challenge-list-phone.png")
         # the list follows the game tab: «Морской бой» shows none of «Адмирал»'s challenges
-        taker.locator(".game-tab", has_text="Морской бой").tap()
+        taker.locator(".game-tab:has(input[value=battleship])").tap()
         theirs.wait_for(state="detached")
         taker.locator(".game-tab", has_text="Адмирал").tap()
         press(taker, taker.locator(f".challenge[data-id='{game_id}']").get_by_role("button", name="Принять"))
