@@ -150,8 +150,11 @@ def test_levels_are_fixed_at_the_start_and_xp_is_credited_once(client, browsers,
     xp = {side: _career(client, keys[side])["xp"] for side in keys}
     assert xp == {side: stats[side]["xp"] for side in keys}
     assert snaps[winner]["game"]["credit"]["xp"] == xp[winner]
+    page = {"south": south, "north": north}[winner].get("/profile").text  # rules C7: the level's icons
+    assert '<dd data-stat="battleship_ext.level">3</dd>' in page and '<dd data-stat="battleship_ext.xp">80</dd>' in page
+    assert 'data-badge="battleship_ext"' in page and '<span class="ability-icons" data-level="3" data-tier="1">' in page
     service._credit(g)  # another end trigger or a reload credits nothing more
-    service.games.pop(game_id)
+    service.games.pop(game_id, None)
     service.get(game_id)
     assert {side: _career(client, keys[side])["xp"] for side in keys} == xp
 
@@ -167,8 +170,23 @@ def test_levels_are_fixed_at_the_start_and_xp_is_credited_once(client, browsers,
             db.execute("UPDATE commander_games SET career = ? WHERE game = 'battleship_ext'", ('{"xp": 5000}',))
     finally:
         db.close()
-    service.games.pop(second)  # a reload, or another instance, rebuilds the game after the careers moved
+    service.games.pop(second, None)  # a reload, or another instance, rebuilds the game after the careers moved
     with south.ws(second) as sws:
         again = snapshot(sws, status="play")
     assert again["view"]["levels"] == levels
-    assert service.get(second).start_settings == {"levels": levels}
+    start = service.get(second).start_settings
+    assert start["levels"] == levels and start["seed"].bit_length() > 64  # D13: a 32-byte seed, kept for reloads
+    assert again["view"]["chance"]["commitment"] == snaps["north"]["view"]["chance"]["commitment"]
+
+
+def test_the_home_form_posts_the_counts_as_numbers(browsers) -> None:  # rules C1: counts within the board's range
+    b = browsers()
+    form = {"opponent": "friend", "time_control": "10+5", "game": "battleship_ext"}
+    r = b.post("/games", data={**form, "opt_board": "perelman", "opt_mines": "2", "opt_sweepers": "0"})
+    assert r.status_code == 303, r.text
+    with b.ws(r.headers["location"].removeprefix("/g/")) as ws:
+        options = snapshot(ws)["game"]["settings"]["options"]
+    assert options == {"board": "perelman", "mines": 2, "sweepers": 0}
+    refused = b.post("/games", data={**form, "opt_board": "classic", "opt_mines": "3"})
+    assert refused.status_code == 400 and "Таких правил партии нет" in refused.text
+    assert b.post("/games", data={**form, "opt_mines": "２"}).status_code == 400  # a non-ASCII digit is no count

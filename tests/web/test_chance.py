@@ -51,12 +51,16 @@ class Recorder:
 
 
 def _secret_forms(db_url: str, game_id: str) -> list[str]:
-    """The stored seed of a game as a client could see it: the integer and its 32 bytes in hex."""
+    """The seed a game draws from as a client could see it: the integer and its 32 bytes in hex — the stored game
+    seed, or the one fixed when play started (``games.start_settings``, capability ``start_settings``)."""
     db = RawDb(db_url)
     try:
-        seed = int(db.execute("SELECT seed FROM games WHERE id = ?", (game_id,)).fetchone()["seed"])
+        row = db.execute("SELECT seed, start_settings FROM games WHERE id = ?", (game_id,)).fetchone()
     finally:
         db.close()
+    start = row["start_settings"]
+    start = (json.loads(start) if isinstance(start, str) else start) or {}
+    seed = int(start.get("seed", row["seed"]))
     return [str(seed), (seed % (1 << 256)).to_bytes(32, "big").hex()]
 
 

@@ -39,8 +39,9 @@ INFO = GameInfo(
                 ("giant", N_("18×18 «Гигант»")),
             ),
         ),
-        Option("mines", N_("Мины"), ((1, "1"), (0, "0"), (2, "2"), (3, "3"))),
-        Option("sweepers", N_("Тральщики"), ((1, "1"), (0, "0"))),
+        # C1: mines 0–1 on «Классика», 0–3 on the larger boards (the rules refuse more: bad_options)
+        Option("mines", N_("Мины"), ((1, N_("1 мина")), (0, N_("без мин")), (2, N_("2 мины")), (3, N_("3 мины")))),
+        Option("sweepers", N_("Тральщики"), ((1, N_("1 тральщик")), (0, N_("без тральщика")))),
     ),
     setup_styles=(("plain", N_("Обычная")), ("hard", N_("Трудная для поиска"))),
     setup_minutes=5,

@@ -6,6 +6,7 @@ fixes the commanders' levels when play starts (capability ``start_settings``, D1
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -329,15 +330,21 @@ class ExtendedRuleset(BattleshipRuleset):
         return icons.ability_icons(progression.career_level(career))
 
     def start_settings(self, careers: Mapping[str, Mapping[str, Any] | None], ai: Mapping[str, int | None]) -> dict:
-        """``{"levels": {side: level}}``, fixed when play starts (D11): a commander's level from its career (a
-        guest's too; 1 before its first counted game), the AI's seat at level 1 whatever its AI level.
+        """What is fixed when play starts, stored with the game (D11, D13): ``levels``, a commander's level from its
+        career (a guest's too; 1 before its first counted game), the AI's seat at level 1 whatever its AI level;
+        and ``seed``, a fresh 32-byte seed (an ``int`` below 2²⁵⁶) every draw of the game comes from — the house's
+        own game seed is shorter, and D13 commits to 32 random bytes.
 
-        >>> ExtendedRuleset().start_settings({"south": {"xp": 80}, "north": None}, {"south": None, "north": 5})
-        {'levels': {'south': 3, 'north': 1}}
+        >>> s = ExtendedRuleset().start_settings({"south": {"xp": 80}, "north": None}, {"south": None, "north": 5})
+        >>> s["levels"], 0 <= s["seed"] < 2**256
+        ({'south': 3, 'north': 1}, True)
 
         :raises ValueError: for a career it cannot read."""
         level = progression.career_level
-        return {"levels": {side: 1 if career is None else level(career) for side, career in careers.items()}}
+        return {
+            "levels": {side: 1 if career is None else level(career) for side, career in careers.items()},
+            "seed": secrets.randbits(256),
+        }
 
     # -- bots -------------------------------------------------------------------------------------------------
 

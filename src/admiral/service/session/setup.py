@@ -146,8 +146,9 @@ class SetupMixin(SessionBase):
             "started_at": self.now.utc(),
             "setup_deadline": None,
             "checkpoint_at": wall,
-            "start_settings": start,
         }
+        if start is not None:
+            values["start_settings"] = start
         clock = None
         if g.settings.base_ms:
             clock = GameClock({"south": g.settings.base_ms, "north": g.settings.base_ms})
