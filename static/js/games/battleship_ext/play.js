@@ -409,6 +409,8 @@ export class ExtPlayScreen extends PlayScreen {
     const box = this.abilityBox;
     box.hidden = !this.seat || this.replay || this.game.status !== "play" || !v?.abilities;
     if (box.hidden) return;
+    // the opponent's turn: on a phone the buttons fold to names and costs (every reason would be «не ваш ход»)
+    box.classList.toggle("waiting", !this.canAct());
     const e = v.energy;
     this.energyEl.innerHTML = "";
     if (e) {
