@@ -45,7 +45,8 @@ if (F.screen === "setup") {
   window.screenObj = new ExtSetupScreen(root, { manifest, side: "south", options, send, countdown });
   window.screenObj.update(F.game, { draft: {}, problems: [], ready: false });
 } else {
-  window.screenObj = new ExtPlayScreen(root, { manifest, gameId: "fixture", seat: "south", send, countdown });
+  const seat = "seat" in F ? F.seat : "south";
+  window.screenObj = new ExtPlayScreen(root, { manifest, gameId: "fixture", seat, send, countdown });
   window.screenObj.update(F.game, F.view);
 }
 window.mounted = true;
@@ -387,6 +388,40 @@ def test_english(browser, server_url, out) -> None:
         assert "".join(rows) == "ABCDEFGHIJKLMNOPQR"
         assert "repaired" in page.locator(".bs-grid[data-grid=own] .bsx-repaired").get_attribute("aria-label")
         assert "3 decks" in page.locator(".bs-log").inner_text()
+        assert page.errors == []
+    finally:
+        ctx.close()
+
+
+def test_a_spectator_sees_public_marks_only(browser, server_url, out) -> None:
+    """A spectator's view (D12): both shot records and the uses, no ability buttons, no energy, no crosshair, gold
+    circle or scan answer (the view does not carry them, and nothing is drawn from elsewhere)."""
+    import random
+
+    from admiral.games.battleship_ext.rules import ExtGame, auto_arrange, options_of, rules_from_options
+
+    rules = rules_from_options({"board": "perelman", "mines": 3, "sweepers": 1})
+    setups = {"south": auto_arrange(rules, random.Random(3)), "north": auto_arrange(rules, random.Random(4))}
+    g = ExtGame(setups, {"options": options_of(rules), "seed": 9})
+    rng = random.Random(9)
+    for _ in range(60):
+        legal = g.view(g.state.to_move.label).to_dict()["legal"]
+        other = [a for a in legal if a["type"] != "shot"]
+        a = rng.choice(other) if other and rng.random() < 0.3 else rng.choice([a for a in legal if a["type"] == "shot"])
+        g.apply(a.get("notation") or f"{a['prefix']} {rng.choice(a['cells'])}")
+    spectator = g.view("spectator").to_dict()
+    game = {**fx.game("perelman"), "settings": {"game": "battleship_ext", "options": spectator["options"]}}
+    data = {"screen": "play", "game": game, "view": spectator, "seat": None}
+    ctx, page = mount(browser, server_url, LAPTOP, data)
+    try:
+        page.screenshot(path=str(out / "engine-perelman-spectator.png"))
+        assert page.locator(".bsx-abilities").is_hidden()
+        assert page.locator(".bsx-sure, .bsx-avoid, .bsx-scan-badge, .bsx-handed").count() == 0
+        for shooter, grid in (("south", "north"), ("north", "south")):  # a spectator: North's grid, South's grid
+            cells = {s["cell"] for s in spectator["sides"][shooter]["shots"]}
+            assert page.locator(f".bs-grid[data-grid={grid}] .bs-cell.shot").count() == len(cells)
+        uses = sum(len(spectator["sides"][side]["uses"]) for side in ("south", "north"))
+        assert page.locator(".bs-log .bsx-log-use").count() == uses
         assert page.errors == []
     finally:
         ctx.close()

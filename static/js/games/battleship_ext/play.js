@@ -550,7 +550,8 @@ export class ExtPlayScreen extends PlayScreen {
       bar.level.dataset.level = String(l);
       bar.level.className = `bsx-level tier-${tier}`;
       bar.level.title = t("Уровень {level}", { level: l });
-      bar.level.innerHTML = `${tierIcon(tier)}<span>${t("ур. {level}", { level: l })}</span>`;
+      // a phone's bar keeps only the number beside the badge
+      bar.level.innerHTML = `${tierIcon(tier)}<span class="bsx-level-text">${t("ур. {level}", { level: l })}</span><span class="bsx-level-num" aria-hidden="true">${l}</span>`;
     }
   }
 }
