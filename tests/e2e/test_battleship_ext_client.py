@@ -187,6 +187,8 @@ def test_the_giant_attack_map_on_a_phone(browser, server_url, out) -> None:
         width = lambda: page.evaluate("document.scrollingElement.scrollWidth")  # noqa: E731
         assert width() <= 360
         page.screenshot(path=str(out / "fixture-giant-phone.png"), full_page=True)
+        page.locator(".bs-home .player-bar").screenshot(path=str(out / "fixture-giant-phone-bar.png"))
+        assert page.locator(".bs-home .bsx-level").inner_text().strip() == "7"  # the number beside the badge
         size = lambda: page.locator(".bs-grid[data-grid=attack] .bs-cell").first.bounding_box()["width"]  # noqa: E731
         fitted = size()
         assert fitted >= 14
