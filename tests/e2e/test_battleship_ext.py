@@ -212,6 +212,27 @@ def play(pages, out, prefix: str) -> set[str]:
     raise AssertionError("the game did not end")
 
 
+def check_replay(page, out, prefix: str) -> None:
+    """The replay after the end: an air strike's ply shows its shots on the grid and says what it was."""
+    press(page, page.get_by_role("button", name="Смотреть запись"))
+    page.wait_for_selector(".replay-controls")
+    url = "() => fetch(`/api/games/${document.getElementById('app').dataset.gameId}/replay`).then((r) => r.json())"
+    plies = page.evaluate(url)["plies"]
+    i, air = next((i, p) for i, p in enumerate(plies, start=1) if p["ability"] == "air")
+    slider = page.locator(".replay-controls input[type=range]")
+    slider.evaluate("(el, i) => { el.value = String(i); el.dispatchEvent(new Event('input')); }", i)
+    label = page.locator(".replay-label").inner_text()
+    assert "Авиаудар" in label, label
+    shots = {p["side"]: set() for p in plies if p["side"]}
+    for p in plies[:i]:
+        shots.setdefault(p["side"], set()).update(x["cell"] for x in p["shots"])
+    assert page.locator(".bs-grid .bs-cell.shot").count() == sum(len(c) for c in shots.values())
+    grid = "attack" if air["side"] == seat(page) else "own"
+    for x in air["shots"]:
+        assert "shot" in bs_cell(page, grid, x["cell"]).get_attribute("class"), x
+    page.screenshot(path=str(out / f"{prefix}-replay-air.png"), full_page=True)
+
+
 @pytest.fixture
 def out(shots):
     d = shots / "battleship_ext"
@@ -267,6 +288,7 @@ def test_friend_game_on_each_board(browser, server_url, out, page_errors, board,
         b.screenshot(path=str(out / f"{board}-end-b.png"), full_page=True)
         heads = {p.locator(".result-panel h2").inner_text() for p in (a, b)}
         assert heads == {"Победа!", "Поражение"}
+        check_replay(b, out, board)
     finally:
         for c in contexts:
             c.close()

@@ -256,22 +256,46 @@ export class ExtPlayScreen extends PlayScreen {
 
   boardData(side) {
     if (!(this.replay && this.replayData)) return super.boardData(side);
-    // the record's abilities are not shots on one cell: the replay shows the shots (`shots` of a ply, else a cell)
+    // the record's abilities are not shots on one cell: the replay shows each ply's `shots` (an area attack fires
+    // several, D7), the fleets without the figures, and a manoeuvred boat where it went (D9)
     const plies = this.replayData.plies || [];
-    // the figures are not ships: the replay draws the fleets only
-    const fleetOnly = (setup) => Object.fromEntries(Object.entries(setup || {}).filter(([, code]) => code !== "M" && code !== "T"));
-    const setups = Object.fromEntries(Object.entries(this.replayData.setups || {}).map(([side, setup]) => [side, fleetOnly(setup)]));
-    const data = { ...this.replayData, setups, plies: plies.flatMap((p) => (p.shots ? p.shots.map((s) => ({ ...p, ...s, action: s.cell })) : /^[a-z]\d+$/.test(String(p.action)) ? [p] : [])) };
-    const saved = this.replayData;
     const index = this.replay.index;
-    this.replayData = data;
-    this.replay = { index: data.plies.filter((p) => p.ply <= (plies[index - 1]?.ply ?? 0)).length };
+    const done = plies.slice(0, index);
+    const fleetOnly = (setup) => Object.fromEntries(Object.entries(setup || {}).filter(([, code]) => code !== "M" && code !== "T"));
+    const setups = Object.fromEntries(Object.entries(this.replayData.setups || {}).map(([s, setup]) => [s, fleetOnly(setup)]));
+    for (const p of done) {
+      const layout = p.moved && setups[p.side];
+      if (!layout?.[p.moved.src]) continue;
+      layout[p.moved.dst] = layout[p.moved.src];
+      delete layout[p.moved.src];
+    }
+    const shotsOf = (p) => (p.shots ? p.shots.map((x) => ({ ...p, ...x, action: x.cell })) : /^[a-z]\d+$/.test(String(p.action)) ? [p] : []);
+    const saved = this.replayData;
+    const flat = plies.flatMap(shotsOf);
+    this.replayData = { ...saved, setups, plies: flat };
+    this.replay = { index: done.flatMap(shotsOf).length };
     try {
       return super.boardData(side);
     } finally {
       this.replayData = saved;
       this.replay = { index };
     }
+  }
+
+  /** The replay's line: an ability in words (classic's line reads an action as one shot's cell). */
+  makeReplay() {
+    const panel = super.makeReplay();
+    const classic = panel.opts.label;
+    panel.opts.label = (data, i) => {
+      const p = i > 0 ? data.plies?.[i - 1] : null;
+      if (!p?.ability) return classic(data, i);
+      const [, cell] = String(p.action).split(" ");
+      const e = { ability: p.ability, cell: p.ability === "move" ? null : cell, shots: p.shots || [], scan: p.scan };
+      let what = this.eventText(e);
+      if (p.moved) what += `: ${this.m.cellText(p.moved.src)} → ${this.m.cellText(p.moved.dst)}`;
+      return t("Полуход {i} из {n}: {side}, {action}", { i, n: data.plies.length, side: SIDE_RU[p.side] || "", action: what });
+    };
+    return panel;
   }
 
   // --- drawing ------------------------------------------------------------------------------
