@@ -96,86 +96,61 @@ def _shots_at(rules: Ruleset, record: dict[str, Any], side: str) -> set[str]:
     return cells
 
 
-def _ext_known(game: Any, side: str) -> set[int]:
-    """Cells of ``side``'s grid the other seat learned something of in a «Морской бой: расширенный» game: those it
-    shot, those it was handed (a deck for a mine or a self-reveal, a mine for a minesweeper: C3, C5) and those its
-    scans covered (C5, C6)."""
-    from admiral.games.battleship.rules import ShotFired, Side
-    from admiral.games.battleship_ext.rules import Handed, Scanned
-
-    them = Side.parse(side).opponent
-    known: set[int] = set()
-    for e in game.log:
-        if isinstance(e, ShotFired | Handed) and e.side is them:
-            known.add(e.cell)
-        elif isinstance(e, Scanned) and e.side is them:
-            known.update(e.scan.cells)
-    return known
+def _ext_fixed_cells(game: Any, me: Any) -> set[int]:
+    """«Морской бой: расширенный»: cells of ``me``'s grid the other side learned something about (BATTLESHIP.md
+    C3, C5, C6, D12): every cell it shot or scanned, and the decks and mines it was handed."""
+    state = game.state
+    opp = me.opponent
+    shot = {s.cell for s in state.history if s.side is opp}
+    scanned = {c for scan in state.x.scans[opp] for c in scan.cells}
+    return shot | scanned | set(state.crosshairs[opp]) | set(state.gold[opp])
 
 
-def _ext_causes(game: Any, side: str) -> set[str]:
-    """Why the other seat was handed decks of ``side`` (``"mine"``, or the ability that revealed them)."""
-    from admiral.games.battleship.rules import Side
-    from admiral.games.battleship_ext.rules import Handed
-
-    them = Side.parse(side).opponent
-    return {e.cause for e in game.log if isinstance(e, Handed) and e.side is them and e.kind == "deck"}
-
-
-def _ext_alternatives(rules: Ruleset, game: Any, side: str, rng: random.Random) -> Iterator[dict[str, str]]:
-    """«Морской бой: расширенный»: ``side``'s mines and minesweepers, then its ships too, that the other seat never
-    shot, scanned or was handed stand elsewhere, off every such cell (C3, C5, D12)."""
-    from admiral.games.battleship.rules import (
+def _battleship_ext_alternatives(rules: Ruleset, game: Any, side: str, rng: random.Random) -> Iterator[dict[str, str]]:
+    """«Морской бой: расширенный»: ``side``'s ships, mines and minesweeper that the opponent never shot, scanned or
+    was handed stand elsewhere, off every such cell (D12: a seat learns only its answers, scans and marks); a boat
+    that manoeuvred stays where it started (the record moves it). Worlds whose draws hand over other cells are
+    told apart by :func:`_battleship_ext_outcome`."""
+    from admiral.games.battleship_ext.rules import (
         IllegalAction,
+        Manoeuvre,
+        Side,
         auto_arrange,
         cell_name,
         figures_of,
-        parse_cell,
         ships_of,
     )
-    from admiral.games.battleship_ext.rules import rules_from_options
 
-    record = rules.record(game)
-    ext_rules = rules_from_options(record["settings"]["options"])
-    setup = {parse_cell(c): code for c, code in record["setups"][side].items()}
-    known = _ext_known(game, side)
-    # a deck handed at random is drawn among the whole decks of some ships (D6): those ships stay, or the draw
-    # would name another cell
-    pools = {"mine": lambda size: True, "air": lambda size: size >= 4, "carpet": lambda size: size >= 4,
-             "sonar": lambda size: size == 2, "satellite": lambda size: size == 2}  # fmt: skip
-    causes = _ext_causes(game, side)
-    pieces = [*ships_of(ext_rules, setup), *figures_of(ext_rules, setup)]
+    me = Side.parse(side)
+    ext_rules = game.state.rules
+    setup = game.record.setups[me]
+    fixed = _ext_fixed_cells(game, me)
+    moved = any(isinstance(a, Manoeuvre) for a in game.record.actions)
+    pieces = list(ships_of(ext_rules, setup)) + list(figures_of(ext_rules, setup))
     kept = {
-        c: p.code
-        for p in pieces
-        if set(p.cells) & known or (p.code not in ("M", "T") and any(pools[k](p.size) for k in causes if k in pools))
-        for c in p.cells
-    }
-    ships = {c: code for c, code in setup.items() if code not in ("M", "T")}
-    for partial in ({**ships, **kept}, kept):  # the figures alone first: moving ships changes the decks drawn from
-        for _ in range(8):
-            try:
-                other = auto_arrange(ext_rules, rng, partial, avoid=known)
-            except IllegalAction:  # no room around what is kept
-                break
-            if other != setup:
-                yield {cell_name(c): code for c, code in other.items()}
+        c: p.code for p in pieces if set(p.cells) & fixed or (moved and p.code == "1") for c in p.cells
+    }  # fmt: skip
+    for _ in range(6):
+        try:
+            other = auto_arrange(ext_rules, rng, kept, avoid=fixed - set(kept))
+        except IllegalAction:  # no room around what must stay: no alternative
+            return
+        if other != setup and all(other.get(c) == code for c, code in kept.items()):
+            yield {cell_name(c): code for c, code in other.items()}
 
 
-def _ext_outcome(rules: Ruleset, game: Any) -> Any:
-    """«Морской бой: расширенный»: what either seat learned — every shot's answer, every mark handed over, every scan
-    answer, every draw (D13) — and the result."""
-    from admiral.games.battleship.rules import ShotFired
-    from admiral.games.battleship_ext.rules import Handed, Scanned
+def _battleship_ext_outcome(rules: Ruleset, game: Any) -> Any:
+    """«Морской бой: расширенный»: every answer, every cell handed over (mine crosshairs, gold circles,
+    self-reveals: D6, D13), every scan's answer and the result."""
+    from admiral.games.battleship_ext.rules import Handed
 
-    told = [
-        (type(e).__name__, e.side, getattr(e, "cell", None), getattr(e, "answer", None), getattr(e, "kind", None))
-        if not isinstance(e, Scanned)
-        else ("Scanned", e.side, e.scan.center, e.scan.answer, e.scan.mines)
-        for e in game.log
-        if isinstance(e, ShotFired | Handed | Scanned)
-    ]
-    return told, [d.to_dict() for d in game.state.draws], rules.result(game)
+    state = game.state
+    return (
+        [(s.side, s.cell, s.answer) for s in state.history],
+        [(e.side, e.cell, e.kind) for e in game.log if isinstance(e, Handed)],
+        [(s.ply, s.answer, s.mines) for side in state.x.scans for s in side],
+        rules.result(game),
+    )
 
 
 #: Each game of the registry by key.
@@ -193,17 +168,16 @@ HOOKS: dict[str, Hooks] = {
         max_plies=400,
         alternatives=_battleship_alternatives,
     ),
-    # «Морской бой: расширенный» (issue 20): each board with its most figures, and classic with none
     "battleship_ext": Hooks(
         option_sets=(
-            {"board": "classic"},
+            {"board": "classic", "mines": 1, "sweepers": 1},
             {"board": "classic", "mines": 0, "sweepers": 0},
-            {"board": "perelman", "mines": 3},
-            {"board": "giant", "mines": 3},
+            {"board": "perelman", "mines": 3, "sweepers": 1},
+            {"board": "giant", "mines": 2, "sweepers": 0},
         ),
-        games=12,
-        max_plies=900,
-        alternatives=_ext_alternatives,
-        outcome=_ext_outcome,
+        games=16,
+        max_plies=1500,
+        alternatives=_battleship_ext_alternatives,
+        outcome=_battleship_ext_outcome,
     ),
 }

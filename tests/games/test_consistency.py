@@ -2,10 +2,8 @@
 every game): random games through the whole :class:`~admiral.games.Ruleset` API, checking that
 
 - nothing raises but :class:`~admiral.games.RuleError`, and only for what was not listed;
-- every listed action is an object with its ``type`` and its canonical ``notation`` (what the client sends back) —
-  or, for a family of actions aimed at cells (an area ability of «Морской бой: расширенный»), its ``prefix`` and
-  ``cells``, each standing for ``f"{prefix} {cell}"`` —, is accepted (on a copy), and a seat that is not to act has
-  none listed;
+- every listed action is an object with its ``type`` and its canonical ``notation`` (what the client sends back), is
+  accepted (on a copy), and a seat that is not to act has none listed;
 - an unlisted action (one listed earlier, garbage, the other seat's) is refused with a reason and changes nothing;
 - views are JSON-ready and deterministic, and the record rebuilds the game: same views at every ply;
 - the end actions end the game and nothing is accepted after the end;
@@ -34,25 +32,24 @@ AUDIENCES = (*SIDES, "spectator")
 GARBAGE = ("", " ", "zz99", "a0", "resign south", "flag north", "draw", "x" * 200, "a1-", "🙂", "null")
 
 
+def notations_of(legal: list[dict[str, Any]]) -> list[str]:
+    """Every notation a ``legal`` list offers: an entry's ``notation``, or for a compact ``area`` entry of
+    «Морской бой: расширенный» (``{"type": "area", "cells", "prefix"}``) ``f"{prefix} {cell}"`` per cell."""
+    out: list[str] = []
+    for a in legal:
+        if a.get("type") == "area":
+            out.extend(f"{a['prefix']} {cell}" for cell in a["cells"])
+        else:
+            out.append(a["notation"])
+    return out
+
+
 def _cases() -> list[tuple[str, int, dict[str, Any]]]:
     return [
         (key, i, options)
         for key in GAMES
         for i, options in enumerate(HOOKS[key].option_sets if key in HOOKS else ({},))
     ]
-
-
-def _notations(legal: list[dict[str, Any]]) -> list[str]:
-    """Every notation ``legal`` lists: an entry's ``notation``, or one per cell of an entry with ``prefix`` and
-    ``cells`` (ext-spec's compact area entry)."""
-    out = []
-    for a in legal:
-        if "notation" in a:
-            out.append(a["notation"])
-        else:
-            assert isinstance(a.get("prefix"), str) and a["cells"], a
-            out.extend(f"{a['prefix']} {cell}" for cell in a["cells"])
-    return out
 
 
 def _dump(view: dict[str, Any]) -> str:
@@ -89,7 +86,7 @@ def _play(rules: Ruleset, hooks: Hooks, options: dict[str, Any], seed: int) -> t
         assert legal, f"{side} is to act with nothing listed at ply {ply}"
         # every game lists structured actions: an object with its type and the notation the server takes back
         assert all(isinstance(a, dict) and isinstance(a.get("type"), str) and a["type"] for a in legal), legal[:3]
-        notations = _notations(legal)
+        notations = notations_of(legal)
         assert all(isinstance(n, str) and n for n in notations)
         assert len(set(notations)) == len(notations)
         if ply % SAMPLE_EVERY == 0:

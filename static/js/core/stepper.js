@@ -91,7 +91,7 @@ export class ReplayPanel {
       });
       (opts.holder || this.el).append(this.stepper.el);
       // a game with chance (D13): every draw re-checked here against the revealed seed
-      if (this.data.chance?.draws) this.el.append(drawsCheckLine(this.data.chance));
+      if (this.data.chance?.draws) this.stepper.el.append(drawsCheckLine(this.data.chance));
     }
     this.stepper.el.hidden = false;
     this.openBtn.hidden = true;

@@ -448,3 +448,38 @@ class TestRefusals:
         g = new_game()
         answers(g, "a1")
         assert g.apply("sonar e5")
+
+
+class TestMorePerks:
+    def test_level_8_sonar_reveals_with_25_percent(self):  # rules C6: L8
+        g = new_game(levels=(8, 1))
+        g.apply("sonar b2")
+        chance = drawn(g, 1, 100)
+        assert (g.state.draws[1].n, g.state.draws[1].value) == (100, chance)
+        assert bool(g.state.crosshairs[N]) == (chance < 25)
+
+    def test_carpet_needs_a_big_ship_afloat(self):  # rules D8
+        g = new_game(first=N, levels=(4, 1))
+        answers(g, "a1", "a2", "a3", "a4", "b5")
+        assert rejected(g, "carpet e5") == "no_ship"
+
+    def test_satellite_needs_a_two_decker_afloat(self):  # rules D8
+        g = new_game(first=N, levels=(6, 1))
+        answers(g, "a6", "a7", "g1", "g2", "i1", "i2", "b5")
+        assert rejected(g, "satellite e5") == "no_ship"
+        assert rejected(g, "sonar e5") == "no_ship"  # rules C5: sonar too
+
+    def test_level_7_boat_hides_from_the_satellite(self):  # rules C6: L7
+        g = new_game(levels=(7, 6))
+        g.apply("move e6-e5")
+        g.apply("satellite e5")  # 5×5 around e5: c3? no; c5, c6, e5 (hidden), g6... whole decks of South
+        scan = g.state.x.scans[N][-1]
+        decks = {c for c in g.state.whole_decks(S) if c in scan.cells}
+        assert parse_cell("e5") in decks and scan.answer == len(decks) - 1
+
+    def test_the_penalty_counts_ships_not_hits(self):  # rules C6 decision
+        g = new_game(first=N)
+        answers(g, "a1", "a2", "c1")  # two hits on the 4-decker, one on a 3-decker
+        assert g.state.penalty(S) == 2
+        answers(g, "c2", "c3")  # the 3-decker sinks: no longer afloat
+        assert g.state.penalty(S) == 1

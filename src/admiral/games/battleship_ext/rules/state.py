@@ -282,13 +282,14 @@ class Draw:
 class Scan:
     """A scan (sonar, satellite) at ply ``ply``: ``center``, the ``cells`` it covered (cut at the edge, reading
     order), ``answer`` (sonar: whether a whole enemy deck lies there; satellite: how many) and ``mines`` (level-6
-    sonar: whether an active enemy mine lies there, D11; else ``None``)."""
+    sonar: whether an active enemy mine lies there, D11; else ``None``). A view shows others the scan with both
+    ``None`` (D12)."""
 
     ply: int
     ability: str
     center: Cell
     cells: tuple[Cell, ...]
-    answer: bool | int
+    answer: bool | int | None
     mines: bool | None = None
 
 

@@ -17,7 +17,7 @@ Who sees what (D12):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from admiral.games.battleship.rules import (
     Answer,
@@ -78,14 +78,15 @@ class FigureView:
 @dataclass(frozen=True, slots=True)
 class ExtSideView(SideView):
     """One side (classic :class:`SideView`) plus ``figures`` (open like ``ships``, else ``None``),
-    ``crosshairs``, ``gold``, ``handed`` (empty unless the audience may see them), ``scans`` (answers ``None``
-    for others), ``uses`` and ``repaired`` (public)."""
+    ``crosshairs``, ``gold``, ``handed`` (empty unless the audience may see them), ``scans`` (each
+    :class:`~.state.Scan` with ``answer`` and ``mines`` ``None`` for an audience that may not know them), ``uses``
+    and ``repaired`` (public)."""
 
     figures: tuple[FigureView, ...] | None = None
     crosshairs: tuple[Cell, ...] = ()
     gold: tuple[Cell, ...] = ()
     handed: tuple[Cell, ...] = ()
-    scans: tuple[tuple[Scan, bool], ...] = ()
+    scans: tuple[Scan, ...] = ()
     uses: tuple[Use, ...] = ()
     repaired: tuple[Cell, ...] = ()
 
@@ -105,10 +106,10 @@ class ExtSideView(SideView):
                     "ability": s.ability,
                     "center": cell_name(s.center),
                     "cells": names(s.cells),
-                    "answer": s.answer if told else None,
-                    "mines": s.mines if told else None,
+                    "answer": s.answer,
+                    "mines": s.mines,
                 }
-                for s, told in self.scans
+                for s in self.scans
             ],
             "uses": [
                 {"ply": u.ply, "ability": u.ability, "cell": None if u.cell is None else cell_name(u.cell)}
@@ -255,7 +256,7 @@ def _side(state: ExtState, base: SideView, me: Side | None, over: bool, truth: b
         crosshairs=tuple(sorted(x.crosshairs[side])) if own else (),
         gold=tuple(sorted(x.gold[side])) if own else (),
         handed=tuple(sorted({*x.crosshairs[opp], *x.gold[opp]})) if own else (),
-        scans=tuple((s, own) for s in x.scans[side]),
+        scans=tuple(s if own else replace(s, answer=None, mines=None) for s in x.scans[side]),
         uses=tuple(x.uses[side]),
         repaired=tuple(x.repaired[side]),
     )
