@@ -133,7 +133,7 @@ def test_the_default_ai_form_starts_level_1(browser, server_url, shots, page_err
         assert page.evaluate("window.admiral.game.settings.game") == "admiral"
         page.screenshot(path=shots / f"ai-default-level-{device}.png")
         page.goto(server_url + "/")
-        press(page, page.locator("#pick-game label", has_text="Морской бой"))
+        press(page, page.locator("#pick-game label:has(input[value=battleship])"))
         press(page, page.locator("#new-ai-game button[type=submit]"))
         page.wait_for_url(re.compile(r"/g/"))
         page.wait_for_function("() => window.admiral && window.admiral.game")

@@ -6,16 +6,20 @@ import { houseReason, otherSide, SIDE_RU_GEN } from "../../core/i18n.js";
 import { lang, t } from "../../core/t.js";
 
 export class Manifest {
-  /** @param {object} data the manifest's JSON */
-  constructor(data) {
+  /**
+   * @param {object} data the manifest's JSON
+   * @param {{width: number, height: number, rows: string, rows_ru: string, columns?: string[]}} [board] the grid
+   *        drawn (a variant with several boards gives the room's; default the manifest's one `board`)
+   */
+  constructor(data, board = data.board) {
     this.data = data;
-    this.board = data.board;
-    this.width = data.board.width;
-    this.height = data.board.height;
-    this.rows = data.board.rows; // wire letters, top to bottom
+    this.board = board;
+    this.width = board.width;
+    this.height = board.height;
+    this.rows = board.rows; // wire letters, top to bottom
     // on screen: Russian letters in Russian, the wire's in capitals otherwise
-    this.rowsShown = lang() === "ru" ? [...data.board.rows_ru] : [...data.board.rows.toUpperCase()];
-    this.columns = data.board.columns;
+    this.rowsShown = lang() === "ru" ? [...board.rows_ru] : [...board.rows.toUpperCase()];
+    this.columns = board.columns || Array.from({ length: board.width }, (_, c) => String(c + 1));
   }
 
   /** Wire name of the cell at 0-based `row` (top) and `col` (left): "b5". */

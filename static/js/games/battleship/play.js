@@ -63,6 +63,7 @@ export class PlayScreen {
       manifest: this.m,
       name: seated ? "own" : this.homeSide,
       label: seated ? t("Ваше поле: выстрелы соперника") : t("Поле: {side}", { side: SIDE_RU[this.homeSide] }),
+      onCell: (cell) => this.onOwnCell(cell),
     });
     this.bars = new PlayerBars(this.root, {
       sides: [this.targetSide, this.homeSide],
@@ -133,7 +134,7 @@ export class PlayScreen {
     if (!this.view || !view || this.view.ply !== view.ply) this.busy = false;
     this.game = game;
     this.view = view;
-    this.legal = new Set((view?.legal || []).map((a) => a.cell));
+    this.legal = new Set((view?.legal || []).filter((a) => (a.type || "shot") === "shot").map((a) => a.cell));
     this.render();
     if (ended) requestAnimationFrame(() => this.resultEl.scrollIntoView({ block: "nearest" }));
   }
@@ -155,7 +156,7 @@ export class PlayScreen {
       if (allShots(this.view).some((s) => s.side === this.seat && s.cell === cell)) toast(t("По {cell} вы уже стреляли", { cell: this.m.cellText(cell) }), 2000);
       return;
     }
-    const action = this.view.legal.find((a) => a.cell === cell).notation;
+    const action = this.view.legal.find((a) => (a.type || "shot") === "shot" && a.cell === cell).notation;
     if (!this.send({ type: "action", ply: this.view.ply, action })) {
       toast(t("Нет связи с сервером"));
       return;
@@ -164,6 +165,9 @@ export class PlayScreen {
     this.pending = cell;
     this.render();
   }
+
+  /** A click on the own grid: nothing in classic play (a variant may act on its own fleet there). */
+  onOwnCell(_cell) {}
 
   // --- replay -------------------------------------------------------------------------------
 
@@ -267,8 +271,17 @@ export class PlayScreen {
       if (shot) labels.push(shot.answer === "miss" ? LABELS.miss() : shot.answer === "sunk" || sunkShip.has(cell) ? LABELS.sunk() : LABELS.hit());
       else if (marks.has(cell)) labels.push(LABELS.mark());
       const html = shot ? shotHtml(shot.answer) : marks.has(cell) ? `<span class="bs-mark" aria-hidden="true"></span>` : "";
-      return { cls, html, label: labels.join(", "), title: shot ? this.m.answerText(this.rules, shot) : "" };
+      return this.decorate(side, cell, { cls, html, label: labels.join(", "), title: shot ? this.m.answerText(this.rules, shot) : "" }, { ...d, shot, mine });
     });
+  }
+
+  /**
+   * A cell's look (`{cls, html, label, title}`) as a variant draws it on top of the classic one (here: unchanged).
+   * @param {string} side whose grid  @param {object} d the grid's `boardData`, with `shot` (the cell's) and `mine`
+   *        (the grid is the viewer's own)
+   */
+  decorate(_side, _cell, look, _d) {
+    return look;
   }
 
   /** The last shot of the game, in words, and whose turn it is (with the salvo's shots left). */

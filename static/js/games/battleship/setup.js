@@ -49,13 +49,7 @@ export class SetupScreen extends SetupScreenBase {
     this.hintEl = h("p", { class: "hint", "aria-live": "polite" });
     this.autoBtns = this.m.setupStyles().map(([style, label]) => this.autoButton(label, style));
     this.problemsEl = h("ol", { class: "bs-problems", "aria-live": "polite" });
-    // saved setups are kept per rule set: a fleet is the rule set's
-    this.saved = new SavedSetups({
-      query: `game=battleship&rules=${encodeURIComponent(this.rules)}`,
-      body: () => ({ setup: this.draftJson(), game: "battleship", options: { rules: this.rules } }),
-      load: (setup) => this.loadSetup(setup),
-      summary: [" ", h("span", { class: "muted" }, `(${this.m.roomText({ rules: this.rules })})`)],
-    });
+    this.saved = new SavedSetups(this.savedSetups());
 
     const panel = h(
       "aside",
@@ -87,10 +81,32 @@ export class SetupScreen extends SetupScreenBase {
     this.render();
   }
 
+  /** What the saved setups are kept under: per rule set here (a fleet is the rule set's); a variant may key them
+   *  otherwise (core/setup.js SavedSetups's options). */
+  savedSetups() {
+    return {
+      query: `game=battleship&rules=${encodeURIComponent(this.rules)}`,
+      body: () => ({ setup: this.draftJson(), game: "battleship", options: { rules: this.rules } }),
+      load: (setup) => this.loadSetup(setup),
+      summary: [" ", h("span", { class: "muted" }, `(${this.m.roomText({ rules: this.rules })})`)],
+    };
+  }
+
+  /** The picture of a dock item of class `s` ({code, size}): its hull, one segment per deck. */
+  dockHull(s) {
+    const hull = h("span", { class: "bs-hull", "aria-hidden": "true" });
+    for (let i = 0; i < s.size; i++) hull.append(h("span", { class: "bs-seg", dataset: { i: String(i) } }));
+    return hull;
+  }
+
+  /** A cell's look (`{cls, html, label, title}`) as a variant draws it on top of the fleet's (here: unchanged). */
+  decorate(_cell, look) {
+    return look;
+  }
+
   buildDock() {
     for (const s of this.fleet) {
-      const hull = h("span", { class: "bs-hull", "aria-hidden": "true" });
-      for (let i = 0; i < s.size; i++) hull.append(h("span", { class: "bs-seg", dataset: { i: String(i) } }));
+      const hull = this.dockHull(s);
       const item = h(
         "button",
         { type: "button", class: "bs-dock-item", role: "option", dataset: { code: s.code }, onclick: () => this.pick(s.code) },
@@ -429,12 +445,12 @@ export class SetupScreen extends SetupScreenBase {
       const nums = problemAt.get(cell);
       const i = hull.has(cell) ? this.shipAt(cell) : -1;
       const label = i >= 0 ? this.m.shipName(this.rules, this.ships[i].code) : "";
-      return {
+      return this.decorate(cell, {
         cls,
         html: nums ? `<span class="bs-badge" aria-hidden="true">${nums.join(",")}</span>` : "",
         label: nums ? `${label}; ${nums.map((n) => this.problems[n - 1].message).join("; ")}` : label,
         title: nums ? nums.map((n) => this.problems[n - 1].message).join("\n") : label,
-      };
+      });
     });
     this.layout.classList.toggle("locked", this.ready);
 

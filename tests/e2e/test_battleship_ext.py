@@ -1,0 +1,329 @@
+"""«Морской бой: расширенный» in real browsers (issue 20; ``../shared/rules/BATTLESHIP.md`` C, D).
+
+A friend game on each board (10×10 «Классика», 16×16 «Перельман», 18×18 «Гигант»): a new visitor picks the game on
+the home page, chooses the board, mines and minesweepers, creates the game; a second browser opens the invite link.
+One places a mine and the minesweeper by hand (tap the dock, tap a cell) and auto-arranges the rest around them,
+the other auto-arranges; they play by taps (phone, 360×740) or clicks (laptop, 1366×768): the abilities through
+their buttons (a sonar, an air strike, the boat's manoeuvre: each aimed, previewed and confirmed), then shots to the
+end. To finish fast the shooter aims at the target's ships as the *other* browser's own view shows them; every
+action still goes through the UI. Screenshots of setup and play in ``artifacts/e2e/battleship_ext/``. The
+ultimates (levels 4–10) and the marks that need a particular draw are covered against the engine's views in
+test_battleship_ext_client.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .ui import PHONE, TIMEOUT_MS, version, wait_version
+from .ui import press as _press
+
+try:  # the game is HOUSE's registry entry (ext-house): until it is merged there is nothing to play
+    from admiral.games import GAMES
+
+    REGISTERED = "battleship_ext" in GAMES
+except ImportError:
+    REGISTERED = False
+
+pytestmark = pytest.mark.skipif(not REGISTERED, reason="«Морской бой: расширенный» is not in the registry yet")
+
+LAPTOP = {"viewport": {"width": 1366, "height": 768}}
+MINES = {"classic": 1, "perelman": 3, "giant": 2}
+
+
+def press(page, locator) -> None:
+    box = locator.bounding_box()
+    if box is None or box["y"] < 0 or box["y"] + box["height"] > page.viewport_size["height"]:
+        locator.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+    _press(page, locator)
+
+
+def bs_cell(page, grid: str, name: str):
+    return page.locator(f".bs-grid[data-grid={grid}] .bs-cell[data-cell='{name}']")
+
+
+def seat(page) -> str:
+    return page.evaluate("() => window.admiral.game.seat")
+
+
+def view(page) -> dict:
+    return page.evaluate("() => window.admiral.view")
+
+
+def choose(form, page, name: str, value) -> None:
+    """Set room option ``name`` on the home page's form, whatever control draws it (radio, select, number)."""
+    field = form.locator(f"[name=opt_{name}]")
+    kind = field.first.evaluate("(e) => e.tagName.toLowerCase() + ':' + (e.type || '')")
+    if kind == "input:radio":
+        press(page, form.locator(f"label:has(input[name=opt_{name}][value='{value}'])"))
+    elif kind.startswith("select"):
+        field.select_option(str(value))
+    else:
+        field.fill(str(value))
+
+
+def create_from_home(page, server_url: str, board: str) -> str:
+    """Home page → «Морской бой: расширенный» → board, mines, one minesweeper → «Создать партию»; the invite link."""
+    page.goto(server_url + "/")
+    press(page, page.locator(".game-tab:has(input[value=battleship_ext])"))
+    form = page.locator("#new-game")
+    assert form.locator("input[name=game]").input_value() == "battleship_ext"
+    choose(form, page, "board", board)
+    choose(form, page, "mines", MINES[board])
+    choose(form, page, "sweepers", 1)
+    press(page, form.get_by_role("button", name="Создать партию"))
+    page.wait_for_url(re.compile(r"/g/"))
+    page.wait_for_selector(".bs-setup")
+    assert page.locator("#app").get_attribute("data-game") == "battleship_ext"
+    return page.locator("#invite-link").input_value()
+
+
+def join(page, link: str) -> None:
+    page.goto(link)
+    press(page, page.get_by_role("button", name="Принять приглашение"))
+    page.wait_for_url(re.compile(r"/g/"))
+    page.wait_for_selector(".bs-setup")
+
+
+def place_figures(page) -> None:
+    """A mine and the minesweeper by hand: tap the dock item, tap a free cell far from each other."""
+    n = page.locator(".bs-grid[data-grid=setup] .bs-row[role=row]").count()
+    rows = "abcdefghijklmnopqr"
+    press(page, page.locator(".bs-dock-item[data-code=M]"))
+    press(page, bs_cell(page, "setup", f"{rows[n - 1]}1"))
+    press(page, page.locator(".bs-dock-item[data-code=T]"))
+    press(page, bs_cell(page, "setup", f"{rows[n - 1]}{n}"))
+    page.wait_for_function("() => document.querySelectorAll('.bs-grid[data-grid=setup] .bsx-fig').length === 2")
+
+
+def auto(page) -> None:
+    press(page, page.locator(".bs-auto button").first)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.bs-dock-count')].every((e) => e.textContent === '×0')"
+    )
+    page.wait_for_function("() => !document.querySelector('.ready-row .btn').disabled")
+
+
+def ready(page) -> None:
+    press(page, page.get_by_role("button", name="Готов"))
+
+
+def targets(shooter, target) -> list[str]:
+    """The target's deck cells the shooter has not shot yet (read from the target's own view)."""
+    ships = target.evaluate("s => window.admiral.view.sides[s].ships", seat(target))
+    shot = {s["cell"] for s in view(shooter)["sides"][seat(shooter)]["shots"]}
+    return [c for s in ships for c in s["cells"] if c not in shot]
+
+
+def use_area(page, ability: str, centre: str) -> None:
+    """An area ability through its button: the preview on the centre, a confirmation; waits for its snapshot."""
+    v = version(page)
+    press(page, page.locator(f".bsx-ability[data-ability={ability}]"))
+    target = bs_cell(page, "attack", centre)
+    press(page, target)
+    assert page.locator(".bs-grid[data-grid=attack] .bsx-area-set").count() >= 3
+    press(page, page.locator(".bsx-confirm"))
+    wait_version(page, v + 1)
+    uses = view(page)["sides"][seat(page)]["uses"]
+    assert uses[-1]["ability"] == ability and uses[-1]["cell"] == centre, uses
+
+
+def use_move(page) -> str:
+    """The boat's manoeuvre: the boat, then its cell on the own grid, then the confirmation."""
+    move = next(a for a in view(page)["legal"] if a["type"] == "move")
+    v = version(page)
+    press(page, page.locator(".bsx-ability[data-ability=move]"))
+    press(page, bs_cell(page, "own", move["src"]))
+    press(page, bs_cell(page, "own", move["dst"]))
+    press(page, page.locator(".bsx-confirm"))
+    wait_version(page, v + 1)
+    ships = view(page)["sides"][seat(page)]["ships"]
+    assert any(s["cells"] == [move["dst"]] for s in ships), ships
+    return move["notation"]
+
+
+def sync(pages) -> None:
+    v = max(version(p) for p in pages)
+    for p in pages:
+        wait_version(p, v)
+
+
+def to_act(pages):
+    sync(pages)
+    side = pages[0].evaluate("() => window.admiral.view && window.admiral.view.to_act")
+    return next((p for p in pages if seat(p) == side), None)
+
+
+def ready_ability(page, key: str) -> bool:
+    return any(a["key"] == key and a["ready"] for a in view(page)["abilities"] or [])
+
+
+def fire(page, name: str) -> None:
+    v = version(page)
+    target = bs_cell(page, "attack", name)
+    assert "can-shoot" in target.get_attribute("class"), f"{name}: {target.get_attribute('class')}"
+    press(page, target)
+    wait_version(page, v + 1)
+
+
+def miss_cell(shooter, target) -> str:
+    """A legal shot at no figure of the target (its own view tells): the turn passes."""
+    sv = view(target)["sides"][seat(target)]
+    taken = {c for s in sv["ships"] for c in s["cells"]} | {f["cell"] for f in sv["figures"] or []}
+    return next(a["cell"] for a in view(shooter)["legal"] if a["type"] == "shot" and a["cell"] not in taken)
+
+
+WANTED = ("sonar", "move", "air")
+
+
+def play(pages, out, prefix: str) -> set[str]:
+    """Each seat uses a sonar, the manoeuvre and an air strike as soon as each is ready (one a turn, D8), missing
+    to pass the turn while none is; then shots at the target's decks to the end. Returns the uses
+    (``"south:sonar"``…)."""
+    used: set[str] = set()
+    for _ in range(600):
+        if all(p.evaluate("() => window.admiral.game.status") == "over" for p in pages):
+            return used
+        shooter = to_act(pages)
+        if shooter is None:
+            pages[0].wait_for_timeout(100)
+            continue
+        target = next(p for p in pages if p is not shooter)
+        me = seat(shooter)
+        pending = [k for k in WANTED if f"{me}:{k}" not in used]
+        if pending:
+            ready = next((k for k in pending if ready_ability(shooter, k)), None)
+            if ready is None:
+                fire(shooter, miss_cell(shooter, target))
+            elif ready == "move":
+                use_move(shooter)
+                shooter.screenshot(path=str(out / f"{prefix}-after-move.png"))
+            else:
+                use_area(shooter, ready, targets(shooter, target)[0])
+                if ready == "air":
+                    shooter.screenshot(path=str(out / f"{prefix}-after-air.png"))
+            if ready:
+                used.add(f"{me}:{ready}")
+            continue
+        fire(shooter, targets(shooter, target)[0])
+    raise AssertionError("the game did not end")
+
+
+def check_replay(page, out, prefix: str) -> None:
+    """The replay after the end: an air strike's ply shows its shots on the grid and says what it was."""
+    press(page, page.get_by_role("button", name="Смотреть запись"))
+    page.wait_for_selector(".replay-controls")
+    url = "() => fetch(`/api/games/${document.getElementById('app').dataset.gameId}/replay`).then((r) => r.json())"
+    plies = page.evaluate(url)["plies"]
+    i, air = next((i, p) for i, p in enumerate(plies, start=1) if p["ability"] == "air")
+    slider = page.locator(".replay-controls input[type=range]")
+    slider.evaluate("(el, i) => { el.value = String(i); el.dispatchEvent(new Event('input')); }", i)
+    label = page.locator(".replay-label").inner_text()
+    assert "Авиаудар" in label, label
+    shots = {p["side"]: set() for p in plies if p["side"]}
+    for p in plies[:i]:
+        shots.setdefault(p["side"], set()).update(x["cell"] for x in p["shots"])
+    assert page.locator(".bs-grid .bs-cell.shot").count() == sum(len(c) for c in shots.values())
+    grid = "attack" if air["side"] == seat(page) else "own"
+    for x in air["shots"]:
+        assert "shot" in bs_cell(page, grid, x["cell"]).get_attribute("class"), x
+    page.screenshot(path=str(out / f"{prefix}-replay-air.png"), full_page=True)
+
+
+@pytest.fixture
+def out(shots):
+    d = shots / "battleship_ext"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def two_players(browser, sizes: tuple[dict, dict], page_errors):
+    a_ctx, b_ctx = browser.new_context(**sizes[0]), browser.new_context(**sizes[1])
+    a = page_errors(a_ctx.new_page(), "creator")
+    b = page_errors(b_ctx.new_page(), "friend")
+    for p in (a, b):
+        p.set_default_timeout(TIMEOUT_MS)
+    return (a_ctx, b_ctx), a, b
+
+
+@pytest.mark.parametrize(
+    ("board", "sizes"),
+    [("classic", (PHONE, PHONE)), ("perelman", (LAPTOP, LAPTOP)), ("giant", (PHONE, LAPTOP))],
+    ids=["classic-phones", "perelman-laptops", "giant-phone-and-laptop"],
+)
+def test_friend_game_on_each_board(browser, server_url, out, page_errors, board, sizes) -> None:
+    contexts, a, b = two_players(browser, sizes, page_errors)
+    n = {"classic": 10, "perelman": 16, "giant": 18}[board]
+    try:
+        link = create_from_home(a, server_url, board)
+        join(b, link)
+        for p in (a, b):
+            assert p.locator(".bs-grid[data-grid=setup] .bs-cell").count() == n * n
+            assert p.locator(".bs-dock-item[data-code=M] .bs-dock-count").inner_text() == f"×{MINES[board]}"
+            assert p.locator(".bs-dock-item[data-code=T] .bs-dock-count").inner_text() == "×1"
+        place_figures(a)
+        auto(a)  # around the hand-placed figures
+        assert a.locator(".bs-grid[data-grid=setup] .bsx-fig").count() == MINES[board] + 1
+        auto(b)
+        a.screenshot(path=str(out / f"{board}-setup.png"), full_page=True)
+        ready(a)
+        ready(b)
+        for p in (a, b):
+            p.wait_for_selector(".bs-play")
+            assert p.evaluate("document.scrollingElement.scrollWidth") <= p.viewport_size["width"]
+            assert p.locator(".bs-grid[data-grid=attack] .bs-cell").count() == n * n
+            assert re.fullmatch(r"[0-9a-f]{64}", p.locator(".chance-commitment").inner_text())
+        a.screenshot(path=str(out / f"{board}-play-start.png"), full_page=True)
+        used = play([a, b], out, board)
+        assert used >= {f"{side}:{k}" for side in ("south", "north") for k in WANTED}, used
+        for p in (a, b):
+            p.wait_for_function("() => window.admiral.game.status === 'over'")
+            assert re.fullmatch(r"[0-9a-f]{64}", p.locator(".chance-seed").inner_text())  # the seed at the end (D13)
+            log = p.locator(".bs-log").inner_text()
+            assert "Сонар 3×3" in log and "Авиаудар" in log and "Манёвр катера" in log  # both sides' uses named
+        a.screenshot(path=str(out / f"{board}-end-a.png"), full_page=True)
+        b.screenshot(path=str(out / f"{board}-end-b.png"), full_page=True)
+        heads = {p.locator(".result-panel h2").inner_text() for p in (a, b)}
+        assert heads == {"Победа!", "Поражение"}
+        check_replay(b, out, board)
+    finally:
+        for c in contexts:
+            c.close()
+    assert not page_errors.errors, page_errors.errors
+
+
+def test_phone_zoom_of_the_giant_attack_map(browser, server_url, out, page_errors) -> None:
+    """At 360×740 with touch, the 18×18 attack map zooms with «+» and pans inside its frame; the page never
+    scrolls sideways; a shot at the far corner lands after panning there."""
+    contexts, a, b = two_players(browser, (PHONE, PHONE), page_errors)
+    try:
+        link = create_from_home(a, server_url, "giant")
+        join(b, link)
+        auto(a)
+        auto(b)
+        ready(a)
+        ready(b)
+        for p in (a, b):
+            p.wait_for_selector(".bs-play")
+        shooter = to_act([a, b])
+        cell = shooter.locator(".bs-grid[data-grid=attack] .bs-cell").first
+        fitted = cell.bounding_box()["width"]
+        for _ in range(3):
+            press(shooter, shooter.locator(".zoom-in"))
+        assert cell.bounding_box()["width"] >= fitted * 1.9
+        assert shooter.evaluate("document.scrollingElement.scrollWidth") <= 360
+        frame = shooter.locator(".zoom-frame")
+        frame.evaluate("(f) => { f.scrollLeft = f.scrollWidth; f.scrollTop = f.scrollHeight; }")
+        shooter.screenshot(path=str(out / "giant-phone-zoomed.png"))
+        corner = bs_cell(shooter, "attack", "r18")
+        box = corner.bounding_box()
+        assert box["x"] + box["width"] <= 360 and box["width"] >= 30
+        fire(shooter, "r18")
+        assert any(s["cell"] == "r18" for s in view(shooter)["sides"][seat(shooter)]["shots"])
+    finally:
+        for c in contexts:
+            c.close()
+    assert not page_errors.errors, page_errors.errors
