@@ -113,7 +113,7 @@ def test_a_note_disappears_with_its_destroyed_marker(browsers) -> None:
             target = action["target"]
             version = live.snaps["south"]["game"]["version"]
             _note(live.sws, version, target, "weak")
-            noted = until(live.sws, lambda m: m["type"] == "snapshot" and (m["notes"] or {}).get(target) == "weak")
+            noted = until(live.sws, lambda m, t=target: m["type"] == "snapshot" and (m["notes"] or {}).get(t) == "weak")
             assert noted["notes"][target] == "weak" and noted["game"]["version"] == version
             live.act("south", action["notation"])
             while live.snaps["south"]["view"]["pending"] is not None:  # North declares its defence
