@@ -32,6 +32,7 @@ from . import INFO, progression
 from .botapi import LEVELS, Bot
 from .progression import MIN_TURNS
 from .rules import (
+    BASE_ANSWERS,
     BOARD,
     RULES,
     STYLES,
@@ -213,7 +214,7 @@ class BattleshipRuleset(RecordedRuleset):
             "rule_sets": {
                 key: {"touching": rules.touching, "again_on_hit": rules.again_on_hit} for key, rules in RULES.items()
             },
-            "answers": {key: {a.value: _ANSWER_RU[(key, a)] for a in Answer} for key in RULES},
+            "answers": {key: {a.value: _ANSWER_RU[(key, a)] for a in BASE_ANSWERS} for key in RULES},
         }
 
     # -- options and setup ----------------------------------------------------------------------------------

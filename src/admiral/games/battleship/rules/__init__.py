@@ -29,6 +29,7 @@ from .setup import (
     check_setup,
     clean_partial,
     density,
+    figures_of,
     normalize_setup,
     setup_from_text,
     setup_to_text,
@@ -36,6 +37,7 @@ from .setup import (
     validate_setup,
 )
 from .state import (
+    BASE_ANSWERS,
     Abandon,
     Action,
     AgreeDraw,
@@ -57,13 +59,13 @@ from .state import (
 from .view import AUDIENCES, PlayerView, ShipView, ShotView, SideView, shot_view, view
 
 __all__ = [
-    "AUDIENCES", "BOARD", "CLASSIC", "FORMAT", "HASBRO", "ROWS", "ROWS_RU", "RULES", "STYLES",
+    "AUDIENCES", "BASE_ANSWERS", "BOARD", "CLASSIC", "FORMAT", "HASBRO", "ROWS", "ROWS_RU", "RULES", "STYLES",
     "Abandon", "Action", "AgreeDraw", "Answer", "Board", "Cell", "Event", "FlagFall", "Game", "GameOver",
     "GameRecord", "GameState", "IllegalAction", "InvalidSetup", "Placements", "PlayerView", "Reason", "Resign",
     "Result", "Rules", "SetupProblem", "Ship", "ShipClass", "ShipView", "Shot", "ShotFired", "ShotView", "Side",
     "SideView", "Touching", "TurnPassed",
     "apply", "auto_arrange", "canonical_setup", "cell_at", "cell_col", "cell_name", "cell_name_ru", "cell_row",
-    "check_setup", "clean_partial", "commitment", "density", "draw", "first_shooter", "legal_actions",
+    "check_setup", "clean_partial", "commitment", "density", "draw", "figures_of", "first_shooter", "legal_actions",
     "normalize_setup", "options_of", "parse_cell", "rules_from_options", "seed_bytes", "settings_of",
     "setup_from_text", "setup_to_text", "ships_of", "shot_view", "validate_setup", "view",
 ]  # fmt: skip

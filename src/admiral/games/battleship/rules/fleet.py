@@ -63,16 +63,34 @@ class Rules:
     _by_code: dict[str, ShipClass] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_code", {s.code: s for s in self.fleet})
+        object.__setattr__(self, "_by_code", {s.code: s for s in self.fleet + self.figures})
 
     def ship_class(self, code: str) -> ShipClass:
-        """The class with setup code ``code`` (exact, upper case). :raises KeyError: for another code."""
+        """The class with setup code ``code`` (exact, upper case), a figure's too (:attr:`figures`).
+
+        :raises KeyError: for another code."""
         return self._by_code[code]
 
     @property
+    def figures(self) -> tuple[ShipClass, ...]:
+        """One-cell figures that are not ships (C1, C2, D5: the extended variant's mines and minesweepers), each a
+        :class:`ShipClass` of size 1 with its ``count``: placed in a setup under the same no-touch rule, never
+        part of the fleet. None in A and B; a variant's subclass overrides this."""
+        return ()
+
+    @property
     def codes(self) -> tuple[str, ...]:
-        """The setup codes, fleet order."""
+        """The ship codes, fleet order."""
         return tuple(s.code for s in self.fleet)
+
+    @property
+    def setup_codes(self) -> tuple[str, ...]:
+        """Every code a setup may hold: the ships' (fleet order), then the figures' (:attr:`figures`)."""
+        return self.codes + tuple(f.code for f in self.figures)
+
+    def is_figure(self, code: str) -> bool:
+        """Whether ``code`` is a figure's (:attr:`figures`), not a ship's."""
+        return any(f.code == code for f in self.figures)
 
     @property
     def ships(self) -> int:

@@ -61,6 +61,16 @@ class GameRecord(Record):
     FORMAT = FORMAT
 
     @staticmethod
+    def read_settings(settings: Mapping[str, Any] | None) -> tuple[Rules, int, dict[str, Any]]:
+        """The hook a variant's record overrides: :func:`settings_of`."""
+        return settings_of(settings)
+
+    @staticmethod
+    def parse_action(text: str) -> Action:
+        """The hook a variant's record overrides: :meth:`Action.parse`."""
+        return Action.parse(text)
+
+    @staticmethod
     def cell_text(cell: Cell) -> str:
         """``cell_name``."""
         return cell_name(cell)
@@ -72,10 +82,12 @@ class GameRecord(Record):
 
         :raises IllegalAction: ``bad_record`` (wrong shape) or the code of the first bad part.
         """
-        setups, actions, settings = record_parts(data, FORMAT, settings_required=True)
-        rules, _, settings = settings_of(settings)
+        setups, actions, settings = record_parts(data, cls.FORMAT, settings_required=True)
+        rules, _, settings = cls.read_settings(settings)
         parsed = record_setups(setups, Side, lambda side, raw: check_setup(rules, raw))
-        return cls(parsed, [Action.parse(a) for a in actions], settings)
+        if not all(isinstance(a, str) for a in actions):
+            raise IllegalAction("bad_record", "a record's actions are notation strings")
+        return cls(parsed, [cls.parse_action(a) for a in actions], settings)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
@@ -88,7 +100,12 @@ class GameRecord(Record):
 
     def start(self) -> Game:
         """A new :class:`Game` from the record's setups and settings (:meth:`replay`, :meth:`states`)."""
-        return Game(self.setups, self.settings)
+        return self.game_class()(self.setups, self.settings)
+
+    @classmethod
+    def game_class(cls) -> type[Game]:
+        """The hook a variant's record overrides: the game it starts (:class:`Game`)."""
+        return Game
 
 
 class Game(RecordedGame):
@@ -101,15 +118,24 @@ class Game(RecordedGame):
         ``bad_options``, ``bad_settings``.
     """
 
+    #: The record kept (a variant's game sets its own; its hooks read the settings and parse the actions).
+    record_class: type[GameRecord] = GameRecord
+
     def __init__(self, setups: Mapping[Side | str, Placements], settings: Mapping[str, Any] | None = None) -> None:
-        rules, seed, settings = settings_of(settings)
+        rules, seed, settings = self.record_class.read_settings(settings)
         by_side = {Side.parse(s): setup for s, setup in setups.items()}
         if set(by_side) != set(Side):
             raise IllegalAction("invalid_setup", "a game needs a setup for south and for north")
         normal = {s: check_setup(rules, by_side[s]) for s in Side}
-        self.state = GameState.from_setups(rules, normal[Side.SOUTH], normal[Side.NORTH], first_shooter(seed))
-        self.record = GameRecord(normal, [], settings)
+        self.state = self.new_state(rules, normal, seed, settings)
+        self.record = self.record_class(normal, [], settings)
         self.log: list[Event] = []
+
+    @staticmethod
+    def new_state(rules: Rules, setups: Mapping[Side, Mapping[Cell, str]], seed: int, settings: Mapping) -> GameState:
+        """The hook a variant's game overrides: the opening state from the checked setups (the first shooter
+        drawn from the seed, A4, D2)."""
+        return GameState.from_setups(rules, setups[Side.SOUTH], setups[Side.NORTH], first_shooter(seed))
 
     @classmethod
     def new_random(cls, rng: random.Random, settings: Mapping[str, Any] | None = None, style: str = "plain") -> Game:
@@ -117,7 +143,7 @@ class Game(RecordedGame):
         classic with a seed drawn from ``rng``."""
         settings = dict(settings or {})
         settings.setdefault("seed", rng.getrandbits(64))
-        rules = rules_from_options(settings.get("options"))
+        rules = cls.record_class.read_settings(settings)[0]
         south, north = auto_arrange(rules, rng, style=style), auto_arrange(rules, rng, style=style)
         return cls({Side.SOUTH: south, Side.NORTH: north}, settings)
 
@@ -136,7 +162,7 @@ class Game(RecordedGame):
         :raises IllegalAction: for illegal input; the game is unchanged.
         """
         if isinstance(action, str):
-            action = Action.parse(action)
+            action = self.record_class.parse_action(action)
         events = self.state.apply(action, by)
         self.record.actions.append(action)
         self.log.extend(events)

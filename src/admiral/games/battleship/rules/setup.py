@@ -34,8 +34,8 @@ from .fleet import Rules, ShipClass
 
 __all__ = [
     "STYLES", "InvalidSetup", "Placements", "SetupProblem", "Ship", "Touching", "auto_arrange", "canonical_setup",
-    "check_setup", "clean_partial", "density", "normalize_setup", "setup_from_text", "setup_to_text", "ships_of",
-    "validate_setup",
+    "check_setup", "clean_partial", "density", "figures_of", "normalize_setup", "setup_from_text", "setup_to_text",
+    "ships_of", "validate_setup",
 ]  # fmt: skip
 
 #: Auto-arrangement styles (see :func:`auto_arrange`), the default first.
@@ -103,7 +103,7 @@ def _pairs(placements: Placements) -> Iterable[tuple[object, object]]:
 
 def _code(rules: Rules, raw: object) -> str | None:
     code = raw.strip().upper() if isinstance(raw, str) else None
-    return code if code in rules.codes else None
+    return code if code in rules.setup_codes else None
 
 
 def _cell(board: Board, raw: object) -> Cell:
@@ -118,16 +118,19 @@ def _name(rules: Rules, code: str) -> str:
     return rules.ship_class(code).name
 
 
-def _groups(board: Board, occupied: Mapping[Cell, str]) -> list[tuple[str, tuple[Cell, ...]]]:
+def _groups(
+    board: Board, occupied: Mapping[Cell, str], single: Iterable[str] = ()
+) -> list[tuple[str, tuple[Cell, ...]]]:
     """The orthogonally connected groups of same-code cells, each ``(code, cells in reading order)``, in reading
-    order of their first cells."""
+    order of their first cells; a cell whose code is in ``single`` (a figure's, C2) is a group of its own."""
+    single = frozenset(single)
     seen: set[Cell] = set()
     out = []
     for start in sorted(occupied):
         if start in seen:
             continue
         code = occupied[start]
-        group, todo = [start], [start]
+        group, todo = [start], [] if code in single else [start]
         seen.add(start)
         while todo:
             for n in board.orth[todo.pop()]:
@@ -166,7 +169,7 @@ def validate_setup(rules: Rules, placements: Placements, *, complete: bool = Tru
             problems.append(
                 SetupProblem(
                     "unknown_code",
-                    f"{name}: {raw_code!r} is not a ship code of the {rules.key} rules ({', '.join(rules.codes)})",
+                    f"{name}: {raw_code!r} is not a code of the {rules.key} rules ({', '.join(rules.setup_codes)})",
                     cell=name,
                     kind=str(raw_code),
                 )
@@ -178,7 +181,7 @@ def validate_setup(rules: Rules, placements: Placements, *, complete: bool = Tru
             )
             continue
         occupied[cell] = code
-    groups = _groups(board, occupied)
+    groups = _groups(board, occupied, _single(rules))
     counts: Counter[str] = Counter()
     for code, cells in groups:
         counts[code] += 1
@@ -198,7 +201,7 @@ def validate_setup(rules: Rules, placements: Placements, *, complete: bool = Tru
                     code,
                 )
             )
-    for sc in rules.fleet:
+    for sc in rules.fleet + rules.figures:
         n = counts[sc.code]
         if n > sc.count or (complete and n < sc.count):
             problems.append(
@@ -226,6 +229,8 @@ def _touching(rules: Rules, groups: list[tuple[str, tuple[Cell, ...]]]) -> list[
                 if j > i and (i, j) not in reported:
                     reported.add((i, j))
                     other_code, other = groups[j]
+                    figure = rules.is_figure(code) or rules.is_figure(other_code)
+                    rule = "no figure may touch another" if figure else "ships may not touch"
                     meet = tuple(
                         cell_name(x)
                         for x in sorted(cells + other)
@@ -236,7 +241,7 @@ def _touching(rules: Rules, groups: list[tuple[str, tuple[Cell, ...]]]) -> list[
                             "touching",
                             f"the {_name(rules, code)} at {cell_name(cells[0])} touches the "
                             f"{_name(rules, other_code)} at {cell_name(other[0])}, where they meet: "
-                            f"{', '.join(meet)}; ships may not touch, not even by a corner",
+                            f"{', '.join(meet)}; {rule}, not even by a corner",
                             cell_name(c),
                             code,
                             other_code,
@@ -281,10 +286,24 @@ def canonical_setup(rules: Rules, placements: Placements) -> dict[str, str]:
 
 
 def ships_of(rules: Rules, setup: Mapping[Cell, str]) -> tuple[Ship, ...]:
-    """The ships of a valid normalised setup, fleet order (class order, then reading order of the first cell)."""
+    """The ships of a valid normalised setup, fleet order (class order, then reading order of the first cell);
+    figures (:attr:`~.fleet.Rules.figures`) are not ships (D5) and are left out."""
     order = {code: i for i, code in enumerate(rules.codes)}
-    ships = [Ship(code, cells) for code, cells in _groups(rules.board, setup)]
+    ships = [Ship(code, cells) for code, cells in _groups(rules.board, setup, _single(rules)) if code in order]
     return tuple(sorted(ships, key=lambda s: (order[s.code], s.cells[0])))
+
+
+def figures_of(rules: Rules, setup: Mapping[Cell, str]) -> tuple[Ship, ...]:
+    """The one-cell figures (:attr:`~.fleet.Rules.figures`: mines, minesweepers, C2) of a valid normalised setup,
+    each as a :class:`Ship` of one cell, in the order of :attr:`~.fleet.Rules.figures` then reading order."""
+    order = {f.code: i for i, f in enumerate(rules.figures)}
+    out = [Ship(code, (c,)) for c, code in setup.items() if code in order]
+    return tuple(sorted(out, key=lambda s: (order[s.code], s.cells[0])))
+
+
+def _single(rules: Rules) -> tuple[str, ...]:
+    """The codes whose cells never join into a ship: the figures' (C2)."""
+    return tuple(f.code for f in rules.figures)
 
 
 def setup_from_text(text: str) -> dict[str, str]:
@@ -313,8 +332,9 @@ def setup_from_text(text: str) -> dict[str, str]:
 
 
 def setup_to_text(rules: Rules, setup: Placements) -> str:
-    """A valid setup as ship tokens in fleet order (the form :func:`setup_from_text` reads)."""
-    return " ".join(str(s) for s in ships_of(rules, check_setup(rules, setup)))
+    """A valid setup as ship tokens in fleet order, then its figures (the form :func:`setup_from_text` reads)."""
+    checked = check_setup(rules, setup)
+    return " ".join(str(s) for s in ships_of(rules, checked) + figures_of(rules, checked))
 
 
 # -- auto-arrangement (A3, B1) ------------------------------------------------------------------------------------
@@ -376,7 +396,7 @@ def clean_partial(rules: Rules, partial: Placements | None) -> list[Ship]:
     kept: list[Ship] = []
     have: Counter[str] = Counter()
     blocked = 0
-    for code, cells in _groups(rules.board, occupied):
+    for code, cells in _groups(rules.board, occupied, _single(rules)):
         sc = rules.ship_class(code)
         ship = Ship(code, cells)
         if _straight(cells) and len(cells) == sc.size and have[code] < sc.count and not _mask_of(cells) & blocked:
@@ -448,7 +468,8 @@ def auto_arrange(
     kept = clean_partial(rules, partial)
     while True:
         have = Counter(s.code for s in kept)
-        todo = [sc for sc in sorted(rules.fleet, key=lambda s: -s.size) for _ in range(sc.count - have[sc.code])]
+        classes = sorted(rules.fleet + rules.figures, key=lambda s: -s.size)
+        todo = [sc for sc in classes for _ in range(sc.count - have[sc.code])]
         found = _sample(rules, rng, kept, todo, avoid_mask, _TRIES)
         if found is not None and style == "hard":
             options = [found] + [

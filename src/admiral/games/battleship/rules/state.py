@@ -36,8 +36,8 @@ from .fleet import Rules
 from .setup import Placements, Ship, check_setup, ships_of
 
 __all__ = [
-    "Abandon", "Action", "AgreeDraw", "Answer", "Event", "FlagFall", "GameOver", "GameState", "Reason", "Resign",
-    "Result", "Shot", "ShotFired", "Side", "TurnPassed", "apply", "legal_actions",
+    "BASE_ANSWERS", "Abandon", "Action", "AgreeDraw", "Answer", "Event", "FlagFall", "GameOver", "GameState",
+    "Reason", "Resign", "Result", "Shot", "ShotFired", "Side", "TurnPassed", "apply", "legal_actions",
 ]  # fmt: skip
 
 
@@ -71,11 +71,18 @@ class Side(IntEnum):
 
 class Answer(StrEnum):
     """The answer to a shot (A5, B2): «мимо» ``miss``, «ранен»/«попал» ``hit``, «убит»/«потоплен» ``sunk``.
-    The extended variant (C3) adds its own (a mine, a minesweeper)."""
+    The extended variant's own (C3; A and B never give them): ``mine`` (an enemy mine exploded, shown as a miss
+    dot) and ``sweeper`` (an enemy minesweeper destroyed, a crossed red triangle)."""
 
     MISS = "miss"
     HIT = "hit"
     SUNK = "sunk"
+    MINE = "mine"
+    SWEEPER = "sweeper"
+
+
+#: The answers of rule sets A and B (the extended variant adds the rest of :class:`Answer`, C3).
+BASE_ANSWERS = (Answer.MISS, Answer.HIT, Answer.SUNK)
 
 
 class Reason(StrEnum):
@@ -420,21 +427,36 @@ class GameState:
             raise IllegalAction("bad_cell", f"{cell_name(cell)} is off the {self.rules.board.width}-wide board")
         if cell in self.shots[side]:
             raise IllegalAction("already_shot", f"{cell_name(cell)} was shot already: choose another cell (A5)")
+        events = self.fire(side, cell)
+        if self.result is not None:
+            return events  # A7, D3: the rest of a salvo is not fired
+        self.shots_left = self.shots_after(events[0])  # type: ignore[arg-type]
+        self.turn_shots += 1
+        if self.shots_left <= 0:
+            events += self.pass_turn()
+        self.ply += 1
+        return events
+
+    def fire(self, side: Side, cell: Cell) -> list[Event]:
+        """``side``'s shot at the unshot ``cell`` answered and recorded with its effects (:meth:`answer`,
+        :meth:`effects`); the :class:`ShotFired` first in the events, then the effects, then the end of the game
+        if the target's last ship sank (A7). The turn is left as it was: the caller moves it on (a variant's area
+        attack fires several cells in one ply, C5, D7)."""
         fired = self.answer(side, cell)
         self.shots[side][cell] = fired
         self.history.append(fired)
         events: list[Event] = [fired, *self.effects(fired)]
         if self.afloat[side.opponent] == 0:
-            return events + self._end(Result(side, Reason.FLEET_SUNK))  # A7, D3: the rest of a salvo is not fired
-        self.shots_left = self.shots_after(fired)
-        self.turn_shots += 1
-        if self.shots_left <= 0:
-            self.to_move = side.opponent
-            self.turn_shots = 0
-            self.shots_left = self.salvo_size(self.to_move)
-            events.append(TurnPassed(self.ply, self.to_move, self.shots_left))
-        self.ply += 1
+            events += self._end(Result(side, Reason.FLEET_SUNK))
         return events
+
+    def pass_turn(self) -> list[Event]:
+        """The turn passes to the other side with a new turn of shots (:meth:`salvo_size`); a variant adds what
+        a turn's start brings (energy, C4). :returns: the :class:`TurnPassed` event (and a variant's)."""
+        self.to_move = self.to_move.opponent
+        self.turn_shots = 0
+        self.shots_left = self.salvo_size(self.to_move)
+        return [TurnPassed(self.ply, self.to_move, self.shots_left)]
 
     def _end(self, result: Result) -> list[Event]:
         self.result = result
