@@ -239,6 +239,30 @@ class Sight:
         row = self.abilities.get(key)
         return row is not None and row.get("why") not in ("no_ship", "used")
 
+    def reveal_risk(self, key: str) -> float:
+        """The chance that using ability ``key`` hands the opponent a deck of a ship it does not know yet (C5, C6
+        self-reveal, D6): the ability's reveal chance × the share of the candidate decks (whole, not handed: the
+        air and carpet strikes reveal a ship of 4 decks or more, the sonar and the satellite one of 2) that lie
+        on a ship with no hit and no deck handed. 0 for the other abilities."""
+        row = self.abilities.get(key)
+        sizes = {"air": (4, 99), "carpet": (4, 99), "sonar": (2, 2), "satellite": (2, 2)}.get(key)
+        if row is None or sizes is None or not row.get("reveal"):
+            return 0.0
+        handed = set(self.own.get("handed") or ())
+        known = unknown = 0
+        for ship in self.own.get("ships") or ():
+            cells = ship["cells"]
+            if ship.get("sunk") or not sizes[0] <= len(cells) <= sizes[1]:
+                continue
+            whole = [c for c in cells if c not in set(ship.get("hits") or ()) and c not in handed]
+            if ship.get("hits") or handed & set(cells):
+                known += len(whole)
+            else:
+                unknown += len(whole)
+        if not known + unknown:
+            return 0.0
+        return int(row["reveal"]) / 100 * unknown / (known + unknown)
+
     def spare(self, cost: int) -> bool:
         """Whether spending ``cost`` now still leaves the air strike ready next turn (or the air strike is out of
         reach anyway, or energy would overflow its maximum otherwise, C4)."""
