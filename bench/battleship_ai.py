@@ -50,6 +50,8 @@ RULESETS: dict[str, tuple[dict, bool]] = {
     "classic": ({"rules": "classic"}, True),
     "hasbro": ({"rules": "hasbro"}, False),
     "hasbro-unnamed": ({"rules": "hasbro", "named": False}, False),
+    "perelman": ({"rules": "perelman"}, True),  # rules C1's 16×16 board and fleet, classic shooting
+    "giant": ({"rules": "giant"}, True),  # C1's 18×18: the sampler's cost per shot on the largest board
 }
 
 
