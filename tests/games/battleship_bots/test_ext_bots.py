@@ -62,11 +62,11 @@ def test_level_5_lays_its_figures_on_the_approach_lanes(board):
 # -- what a seat's view tells them ------------------------------------------------------------------------------
 
 
-def _wire(*, shots=(), crosshairs=(), gold=(), scans=(), foe_uses=(), areas=None, energy=15, side=10):
+def _wire(*, shots=(), crosshairs=(), gold=(), scans=(), foe_uses=(), areas=None, energy=15, side=10, repaired=()):
     """A minimal wire view of South to act on a ``side``×``side`` classic-fleet board (ext-spec's keys)."""
     fleet = [{"code": "4", "size": 4, "count": 1}, {"code": "3", "size": 3, "count": 2}]
     fleet += [{"code": "2", "size": 2, "count": 3}, {"code": "1", "size": 1, "count": 4}]
-    shot_cells = {s[0] for s in shots}
+    shot_cells = {s[0] for s in shots} - set(repaired)
     legal = [
         {"type": "shot", "cell": cell_name((r, c)), "notation": cell_name((r, c))}
         for r in range(side)
@@ -82,7 +82,8 @@ def _wire(*, shots=(), crosshairs=(), gold=(), scans=(), foe_uses=(), areas=None
     ]  # fmt: skip
     south = {
         "ships": [], "afloat": 10, "sunk_count": 0, "sunk": [], "marks": [],
-        "shots": [{"ply": n, "cell": c, "answer": a, "ship": None, "sunk_cells": [], "via": None, "repaired": False}
+        "shots": [{"ply": n, "cell": c, "answer": a, "ship": None, "sunk_cells": [], "via": None,
+                   "repaired": c in repaired}
                   for n, (c, a) in enumerate(shots)],
         "figures": [], "crosshairs": list(crosshairs), "gold": list(gold), "handed": [], "scans": list(scans),
         "uses": [], "repaired": [],
@@ -122,6 +123,16 @@ def test_sure_hits_come_first():
     assert Sight(view).sure() == ["h8"]
     for level in (2, 3, 4, 5):
         assert make(level, 1, None).act(view, 0.2) == "h8"
+
+
+def test_a_repaired_deck_is_a_sure_hit_again():
+    # rules D10: the repaired deck's hit mark becomes «отремонтирована» and the cell may be shot again: a deck is
+    # there for sure
+    view = _wire(shots=[("c3", "hit"), ("c4", "hit"), ("a1", "miss")], repaired=["c3"])
+    sight = Sight(view)
+    assert sight.sure() == ["c3"] and (2, 2) not in sight.shots and (2, 3) in sight.shots
+    for level in (2, 3, 4, 5):
+        assert make(level, 2, None).act(view, 0.2) == "c3"
 
 
 def test_a_sonar_no_clears_its_area_and_a_manoeuvre_voids_it():

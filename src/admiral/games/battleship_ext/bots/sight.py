@@ -76,20 +76,15 @@ class Sight:
         mine, foe = sides[self.me], sides[self.foe]
         self.own = mine
         shots: dict[Cell, tuple[str, int, str | None]] = {}
-        for s in sorted(mine["shots"], key=lambda s: s["ply"]):
-            shots[parse_cell(s["cell"])] = (s["answer"], int(s["ply"]), s.get("ship"))
-        repair_plies: dict[Cell, int] = {}
-        for u in foe.get("uses") or ():
-            if u.get("ability") == "repair" and u.get("cell"):
-                cell = parse_cell(u["cell"])
-                repair_plies[cell] = max(repair_plies.get(cell, -1), int(u["ply"]))
         self.repaired: set[Cell] = set()
-        for name in foe.get("repaired") or ():
-            cell = parse_cell(name)
-            last = shots.get(cell)
-            if last is not None and last[0] in ("hit", "sunk") and repair_plies.get(cell, self.ply) >= last[1]:
+        for s in sorted(mine["shots"], key=lambda s: s["ply"]):
+            cell = parse_cell(s["cell"])
+            if s.get("repaired"):  # the hit was repaired (D10): a deck there again, shootable
+                shots.pop(cell, None)
                 self.repaired.add(cell)
-                del shots[cell]
+            else:
+                shots[cell] = (s["answer"], int(s["ply"]), s.get("ship"))
+                self.repaired.discard(cell)
         self.shots = shots
         self.crosshairs = {parse_cell(n) for n in mine.get("crosshairs") or ()}
         self.gold = {parse_cell(n) for n in mine.get("gold") or ()}
