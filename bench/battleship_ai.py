@@ -10,12 +10,20 @@
    turn passes after every shot; the first shooter drawn at random; each bot places its own fleet), with the upper
    level's score and its Wilson 95 % interval.
 
+4. **Extended variant** (``--parts ext``, rules C): per board (``--boards classic perelman giant``, the room's
+   default mines and minesweepers unless ``--mines`` / ``--sweepers``), ``--ext-games`` full games of each level
+   against the one below on the engine (:class:`~admiral.games.battleship_ext.rules.ExtGame`, each bot seeing only
+   its seat's view): per level the mean shots (cells fired at, area attacks included) and turns of its wins, its
+   ability uses per game (per ability) and its think time per action (p50 / p95); then the ladder, the upper
+   level's wins, losses and score with its Wilson 95 % interval (goal ≥ 70 %).
+
 Every fleet, bot and game has its own seed, so ``--jobs`` changes only the time taken. A benchmark, not a test:
 run it on a quiet machine with ``nice``. The literature's anchor: a probability-density hunter needs about 42
 shots (median) for the Hasbro fleet, never more than 73.
 
     nice -n 10 .venv/bin/python bench/battleship_ai.py [--fleets 10000] [--fleets5 N] [--hidden-fleets N]
         [--games 200] [--rules classic hasbro] [--levels 1 2 3 4 5] [--deadline 1.0] [--jobs 2] [--seed 1]
+        [--parts shots hidden ladder ext] [--boards classic perelman giant] [--ext-games 100] [--mines N]
 """
 
 from __future__ import annotations
@@ -42,6 +50,8 @@ RULESETS: dict[str, tuple[dict, bool]] = {
     "classic": ({"rules": "classic"}, True),
     "hasbro": ({"rules": "hasbro"}, False),
     "hasbro-unnamed": ({"rules": "hasbro", "named": False}, False),
+    "perelman": ({"rules": "perelman"}, True),  # rules C1's 16×16 board and fleet, classic shooting
+    "giant": ({"rules": "giant"}, True),  # C1's 18×18: the sampler's cost per shot on the largest board
 }
 
 
@@ -121,6 +131,66 @@ def _game_task(args: tuple[str, int, int, int, int, float]) -> tuple[bool, int, 
     return play(*args)
 
 
+def play_ext(
+    board: str, a: int, b: int, seed: int, i: int, deadline: float, mines: int | None, sweepers: int | None
+) -> dict:
+    """Extended game ``i`` on ``board`` of level ``a`` (seat ``south``) against level ``b`` (``north``), the first
+    shooter drawn by the engine from the game's seed: ``{"a_won", "shots", "turns", "uses", "times"}``, the last
+    four per seat (``uses``: ability key → count; ``times``: seconds per action)."""
+    from admiral.games.battleship_ext.bots import LEVELS as EXT_LEVELS
+    from admiral.games.battleship_ext.rules import ExtGame, rules_from_options, validate_setup
+
+    options: dict = {"board": board}
+    if mines is not None:
+        options["mines"] = mines
+    if sweepers is not None:
+        options["sweepers"] = sweepers
+    rules = rules_from_options(options)
+    rng = _rng(seed, "ext", board, a, b, i)
+    bots = {
+        "south": EXT_LEVELS[a].make(rng.getrandbits(32), rules),
+        "north": EXT_LEVELS[b].make(rng.getrandbits(32), rules),
+    }
+    setups = {side: bot.setup(side) for side, bot in bots.items()}
+    for side, setup in setups.items():
+        if validate_setup(rules, setup):
+            raise AssertionError(f"{side} placed an illegal setup: {validate_setup(rules, setup)}")
+    game = ExtGame(setups, {"options": options, "seed": rng.getrandbits(32)})
+    turns = {"south": 0, "north": 0}
+    uses: dict[str, dict[str, int]] = {"south": {}, "north": {}}
+    times: dict[str, list[float]] = {"south": [], "north": []}
+    last = None
+    while game.state.result is None:
+        side = game.state.to_move.label
+        if side != last:
+            turns[side] += 1
+            last = side
+        view = game.view(side)
+        start = time.perf_counter()
+        action = bots[side].act(view, deadline)
+        times[side].append(time.perf_counter() - start)
+        if " " in action:
+            key = action.split()[0]
+            uses[side][key] = uses[side].get(key, 0) + 1
+        game.apply(action)
+    full = game.view("full").to_dict()
+    shots = {side: len(full["sides"][side]["shots"]) for side in ("south", "north")}
+    failures = {side: bot.failures for side, bot in bots.items()}
+    if any(failures.values()):
+        raise AssertionError(f"a bot's reasoning failed: {failures}")
+    return {
+        "a_won": game.state.result.winner.label == "south",
+        "shots": shots,
+        "turns": turns,
+        "uses": uses,
+        "times": times,
+    }
+
+
+def _ext_task(args: tuple) -> dict:
+    return play_ext(*args)
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval of a proportion ``wins / n`` (``(0, 1)`` for no games)."""
     if not n:
@@ -157,6 +227,59 @@ def _header() -> None:
     print(f"level 5: {bot.draws} draws a shot, cut at {bot.budget:.0%} of the deadline")
 
 
+def ext_part(pool, args: argparse.Namespace) -> None:
+    """Part 4: the extended variant per board (module docstring)."""
+    from admiral.games.battleship_ext.bots import NAMES as EXT_NAMES
+
+    pairs = [(a, a - 1) for a in args.levels if a - 1 in args.levels]
+    n = args.ext_games
+    print(f"\n## 4. Extended variant: {n} games a pair per board (level a at South), mines {args.mines or 'default'}")
+    for board in args.boards:
+        results = {
+            (a, b): _run(pool, _ext_task, [(board, a, b, args.seed, i, args.deadline, args.mines, args.sweepers)
+                                           for i in range(n)])
+            for a, b in pairs
+        }  # fmt: skip
+        per_level: dict[int, dict] = {}
+        for (a, b), res in results.items():
+            for level, seat, won_key in ((a, "south", True), (b, "north", False)):
+                acc = per_level.setdefault(level, {"games": 0, "wins": [], "uses": {}, "times": []})
+                for r in res:
+                    acc["games"] += 1
+                    if r["a_won"] == won_key:
+                        acc["wins"].append((r["shots"][seat], r["turns"][seat]))
+                    for key, k in r["uses"][seat].items():
+                        acc["uses"][key] = acc["uses"].get(key, 0) + k
+                    acc["times"].extend(r["times"][seat])
+        print(f"\n### {board}")
+        print(
+            f"{'level':<16} {'games':>5} {'wins':>5} {'shots/win':>9} {'turns/win':>9}   think p50 / p95 (ms)"
+            f"   ability uses per game"
+        )
+        for level in sorted(per_level):
+            acc = per_level[level]
+            wins = acc["wins"]
+            shots = statistics.fmean(s for s, _ in wins) if wins else float("nan")
+            turns = statistics.fmean(t for _, t in wins) if wins else float("nan")
+            ms = [t * 1000 for t in acc["times"]]
+            uses = ", ".join(f"{k} {v / acc['games']:.2f}" for k, v in sorted(acc["uses"].items())) or "none"
+            print(
+                f"{level} {EXT_NAMES[level]:<14} {acc['games']:>5} {len(wins):>5} {shots:>9.1f} {turns:>9.1f}"
+                f"   {pct(ms, 0.5):>6.1f} / {pct(ms, 0.95):>6.1f}        {uses}",
+                flush=True,
+            )
+        print(f"{'match':<30} {'wins':>5} {'losses':>6} {'score':>7}   95 % CI (Wilson)   ≥ 70 %")
+        for (a, b), res in results.items():
+            wins = sum(r["a_won"] for r in res)
+            lo, hi = wilson(wins, len(res))
+            score = wins / len(res)
+            print(
+                f"{a} {EXT_NAMES[a]:<12} v {b} {EXT_NAMES[b]:<12} {wins:>5} {len(res) - wins:>6} {score:>7.1%}"
+                f"   {lo:>6.1%} – {hi:<6.1%}   {'yes' if score >= 0.7 else 'no'}",
+                flush=True,
+            )
+
+
 def main() -> None:
     """Parse the arguments, run the three parts, print the tables."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -169,7 +292,13 @@ def main() -> None:
     ap.add_argument("--deadline", type=float, default=1.0, help="seconds a bot is given per shot")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--parts", nargs="+", default=["shots", "hidden", "ladder"], choices=["shots", "hidden", "ladder"])
+    ap.add_argument(
+        "--parts", nargs="+", default=["shots", "hidden", "ladder"], choices=["shots", "hidden", "ladder", "ext"]
+    )
+    ap.add_argument("--boards", nargs="+", default=["classic", "perelman", "giant"])
+    ap.add_argument("--ext-games", type=int, default=100, help="extended games per adjacent pair and board")
+    ap.add_argument("--mines", type=int, default=None, help="mines per player (default: the room's default)")
+    ap.add_argument("--sweepers", type=int, default=None, help="minesweepers per player (default: the room's)")
     args = ap.parse_args()
     fleets5 = args.fleets if args.fleets5 is None else args.fleets5
     hidden_n = fleets5 if args.hidden_fleets is None else args.hidden_fleets
@@ -234,6 +363,8 @@ def main() -> None:
                     f"   {lo:>6.1%} – {hi:<6.1%}   {'yes' if score >= 0.7 else 'no'}",
                     flush=True,
                 )
+    if "ext" in args.parts:
+        ext_part(pool, args)
     if pool is not None:
         pool.close()
     print(f"\n{time.perf_counter() - started:.0f} s; uptime: {_shell('uptime')}")

@@ -133,6 +133,32 @@ class Knowledge:
         return cls(**facts, salvo_left=salvo_left)
 
     @classmethod
+    def of_fleet(
+        cls,
+        width: int,
+        height: int,
+        ships: Iterable[tuple[str, int, int]],
+        *,
+        touching: bool = False,
+        named: bool = False,
+    ) -> Knowledge:
+        """The knowledge before the first shot on any ``width`` × ``height`` board with the fleet ``ships`` given as
+        ``(code, size, count)`` per class (e.g. rules C1's 18 × 18 «Гигант»: ``("5", 5, 2), ("4", 4, 3), …``).
+
+        >>> k = Knowledge.of_fleet(16, 16, [("4", 4, 2), ("3", 3, 3), ("2", 2, 4), ("1", 1, 5)])
+        >>> k == Knowledge.new("perelman")
+        True
+
+        :raises ValueError: as the constructor (a bad board, a code with two sizes, an empty fleet).
+        """
+        fleet: list[int] = []
+        codes: list[str] = []
+        for code, size, count in ships:
+            fleet += [size] * count
+            codes += [code] * count
+        return cls(width, height, tuple(fleet), tuple(codes), touching, named)
+
+    @classmethod
     def from_wire(
         cls, rules: str, shots: Iterable[tuple[str, str, str | None]], *, named: bool | None = None
     ) -> Knowledge:

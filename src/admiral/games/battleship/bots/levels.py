@@ -36,13 +36,13 @@ import time
 from .geometry import bits
 from .knowledge import Cell, Knowledge, cell_name
 from .model import Facts, Reading, hunter_density
-from .sampler import estimate
+from .sampler import Estimate, estimate
 from .sea import Layout, random_layout, setup_of
 from .setups import compact_layout, hidden_layout
 
 __all__ = [
     "LEVELS", "Bot", "DensityBot", "FleetBot", "HuntBot", "ParityBot", "RandomBot",
-    "density_shot", "fleet_shot", "hunt_shot", "make_bot", "parity_shot", "two_shot_value",
+    "density_shot", "estimate_shot", "fleet_shot", "hunt_shot", "make_bot", "parity_shot", "two_shot_value",
 ]  # fmt: skip
 
 #: Level → Russian name (plain strings; the game's registry marks them for translation).
@@ -300,6 +300,20 @@ def fleet_shot(
     :func:`two_shot_value`: the chance of a hit now plus the chance of the best shot after each answer."""
     keep: list[tuple[float, list[tuple[int, int]]]] | None = [] if lookahead else None
     est = estimate(facts, rng, draws, deadline=cut, keep=keep)
+    return estimate_shot(facts, est, keep, rng, tie, target_first, lookahead)
+
+
+def estimate_shot(
+    facts: Facts,
+    est: Estimate,
+    keep: list[tuple[float, list[tuple[int, int]]]] | None,
+    rng: random.Random,
+    tie: float,
+    target_first: bool = True,
+    lookahead: int = 0,
+) -> Cell:
+    """:func:`fleet_shot`'s choice from an estimate already made (``keep``: its kept draws, or ``None``): for a
+    caller that weighs other moves on the same estimate first (the extended variant's abilities)."""
     if not est.good:
         return density_shot(facts, rng)
     chance = est.chance

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .model import Facts
@@ -193,10 +194,12 @@ def estimate(
     deadline: float | None = None,
     batch: int = 32,
     keep: list[tuple[float, list[tuple[int, int]]]] | None = None,
+    accept: Callable[[list[tuple[int, int]]], bool] | None = None,
 ) -> Estimate:
     """Make ``draws`` draws (fewer if ``time.perf_counter()`` passes ``deadline``; at least one batch) and
     return their :class:`Estimate`; the draws of weight > 0 are appended to ``keep`` as ``(weight, chosen)`` if
-    it is given."""
+    it is given. ``accept(chosen)``: facts the sampler cannot build in (the extended variant's scan answers, rules
+    C5): a draw it refuses weighs 0, which keeps the estimate the posterior given those facts too."""
     sampler = Sampler(facts)
     g = facts.g
     per_placement: list[dict[int, float]] = [{} for _ in facts.types]
@@ -206,6 +209,8 @@ def estimate(
         for _ in range(min(batch, draws - made)):
             w, chosen = sampler.draw(rng)
             made += 1
+            if w and accept is not None and not accept(chosen):
+                w = 0.0
             if w:
                 good += 1
                 total += w
