@@ -15,12 +15,7 @@ from __future__ import annotations
 from admiral.games.protocol import GameInfo, Option
 from admiral.i18n import N_
 
-try:
-    from .bots import LEVELS  # the BOTS helper's levels (ext-bots): five levels on every board
-except ModuleNotFoundError as missing:  # a branch without them yet: no AI offered, nothing else changes
-    if missing.name != f"{__name__}.bots":
-        raise
-    LEVELS = {}
+from .bots import LEVELS  # five levels on every board
 
 __all__ = ["INFO", "LEVELS", "ExtendedRuleset"]
 
@@ -80,15 +75,11 @@ INFO = GameInfo(
         ),
     },
     level_notes={
-        n: note
-        for n, note in {
-            1: N_("стреляет наугад"),
-            2: N_("попав, добивает корабль"),
-            3: N_("ищет через клетку, добивает и тратит энергию на способности"),
-            4: N_("считает, где корабли стоят вероятнее всего, и выбирает способность по пользе"),
-            5: N_("тратит энергию там, где польза на единицу энергии выше, минирует подходы, обходит золотые круги"),
-        }.items()
-        if n in LEVELS
+        1: N_("стреляет наугад"),
+        2: N_("попав, добивает корабль"),
+        3: N_("ищет через клетку, добивает и тратит энергию на способности"),
+        4: N_("считает, где корабли стоят вероятнее всего, и выбирает способность по пользе"),
+        5: N_("тратит энергию там, где польза на единицу энергии выше, минирует подходы, обходит золотые круги"),
     },
     end_reasons={
         "fleet_sunk": N_("флот потоплен"),
