@@ -56,8 +56,8 @@ SCAN_BITS = 0.6
 #: Level 5: what handing the opponent a deck of a ship it has not found costs, in hits (the deck is a sure hit
 #: that shoots again, and the rest of the ship follows cheaply). Measured against level 4, the reveal is not worth
 #: avoiding: classic, 30 games each, 2.0 (attacks and scans almost never) won 22 and 0 won 24; «Перельман», 16
-#: games each, 0.25 won 6 and 0 won 12 — an air strike's shots in one turn and a scan's answer are worth more than
-#: what the reveal hands over. Kept as the knob it is, at 0.
+#: games each (bench/results/battleship_ext_ai.txt, runs 1 and 2), 0.25 won 6 and 0 won 10 — an air strike's
+#: shots in one turn and a scan's answer are worth more than what the reveal hands over. A knob, at 0.
 FOUND_COST = 0.0
 
 
