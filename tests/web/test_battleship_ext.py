@@ -190,3 +190,22 @@ def test_the_home_form_posts_the_counts_as_numbers(browsers) -> None:  # rules C
     refused = b.post("/games", data={**form, "opt_board": "classic", "opt_mines": "3"})
     assert refused.status_code == 400 and "Таких правил партии нет" in refused.text
     assert b.post("/games", data={**form, "opt_mines": "２"}).status_code == 400  # a non-ASCII digit is no count
+
+
+def test_saved_setups_are_listed_for_the_room_they_were_saved_under(browsers) -> None:  # QA: GET read "3" as text
+    # rules C1: the saved setups of a room with 3 mines on «Гигант»; the query's numbers are read as numbers
+    from admiral.games import GAMES
+
+    options = {"board": "giant", "mines": 3, "sweepers": 1}
+    setup = GAMES["battleship_ext"].auto_setup("south", 7, {}, options)
+    me = browsers()
+    me.get("/")
+    r = me.post("/api/setups", json={"name": "Гигант", "setup": setup, "game": "battleship_ext", "options": options})
+    assert r.status_code == 201, r.text
+    listed = me.get("/api/setups?game=battleship_ext&board=giant&mines=3&sweepers=1")
+    assert listed.status_code == 200, listed.text
+    assert [s["name"] for s in listed.json()] == ["Гигант"]
+    # another room of the same game lists none of them; a count that is no number is refused with the rules' reason
+    assert me.get("/api/setups?game=battleship_ext&board=giant&mines=2&sweepers=1").json() == []
+    bad = me.get("/api/setups?game=battleship_ext&board=giant&mines=three&sweepers=1")
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_options"

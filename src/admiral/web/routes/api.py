@@ -8,11 +8,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
-from admiral.games import DEFAULT_GAME
+from admiral.games import DEFAULT_GAME, GAMES
 from admiral.i18n import _
 from admiral.service import ServiceError
 
 from ..deps import BrowserHash, ServiceDep, api_error
+from .pages import form_option_value
 
 __all__ = ["router"]
 
@@ -80,8 +81,14 @@ async def game_replay(game_id: str, service: ServiceDep, browser: BrowserHash) -
 @router.get("/setups", response_model=list[SetupPublic], responses={400: {}})
 async def list_setups(request: Request, service: ServiceDep, browser: BrowserHash, game: str = DEFAULT_GAME) -> Any:
     """This browser's saved setups of ``game`` under the room options given as the other query parameters
-    (``?game=battleship&rules=hasbro``)."""
-    options = {k: v for k, v in list(request.query_params.items())[:8] if k != "game"}
+    (``?game=battleship&rules=hasbro``, ``?game=battleship_ext&board=giant&mines=3&sweepers=1``): a query value is
+    a word, read as a form's is (an integer option's digits as its number, a ``bool`` option's ``true``/``false``)."""
+    declared = {o.name: o for o in GAMES[game].info.options} if game in GAMES else {}
+    options = {
+        k: form_option_value(declared[k], v) if k in declared else v
+        for k, v in list(request.query_params.items())[:8]
+        if k != "game"
+    }
     try:
         return service.list_setups(browser, game, options)
     except ServiceError as e:
