@@ -1,5 +1,6 @@
-"""Hand-made wire views of «Морской бой: расширенный» (the contract's ``PlayerView.to_dict()``, notes/ext-spec.md) for
-the client's harness tests: every mark the variant draws, on each board, from one seat's point of view.
+"""Hand-made wire views of «Морской бой: расширенный» (the contract's ``PlayerView.to_dict()``,
+docs/battleship_ext.md) for the client's harness tests: every mark the variant draws, on each board, from one
+seat's point of view.
 
 The views are built by hand so that what is hard to provoke in a live game (a crosshair handed by a mine, a gold
 circle handed by a minesweeper, a repaired deck, a satellite answer) is on screen at once; the live-game tests

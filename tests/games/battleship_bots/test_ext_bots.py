@@ -19,7 +19,7 @@ MOST_MINES = {"classic": 1, "perelman": 3, "giant": 3}
 
 
 def test_levels_follow_the_contract():
-    # ext-spec «Bots»: LEVELS 1–5 of the classic BotLevel type, make(seed, rules) → setup/act/observe
+    # docs/battleship_ext.md «Bots»: LEVELS 1–5 of the classic BotLevel type, make(seed, rules) → setup/act/observe
     assert sorted(LEVELS) == [1, 2, 3, 4, 5]
     rules = rules_from_options({"board": "perelman"})
     for level, entry in LEVELS.items():
@@ -63,7 +63,7 @@ def test_level_5_lays_its_figures_on_the_approach_lanes(board):
 
 
 def _wire(*, shots=(), crosshairs=(), gold=(), scans=(), foe_uses=(), areas=None, energy=15, side=10, repaired=()):
-    """A minimal wire view of South to act on a ``side``×``side`` classic-fleet board (ext-spec's keys)."""
+    """A minimal wire view of South to act on a ``side``×``side`` classic-fleet board (the wire's keys)."""
     fleet = [{"code": "4", "size": 4, "count": 1}, {"code": "3", "size": 3, "count": 2}]
     fleet += [{"code": "2", "size": 2, "count": 3}, {"code": "1", "size": 1, "count": 4}]
     shot_cells = {s[0] for s in shots} - set(repaired)

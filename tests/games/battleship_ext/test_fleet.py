@@ -53,7 +53,7 @@ class TestBoards:
 
 
 class TestOptions:
-    def test_defaults(self):  # ext-spec: classic, 1 mine, 1 minesweeper
+    def test_defaults(self):  # docs/battleship_ext.md: classic, 1 mine, 1 minesweeper
         assert options_of(rules_from_options({})) == {"board": "classic", "mines": 1, "sweepers": 1}
         assert options_of(rules_from_options(None)) == {"board": "classic", "mines": 1, "sweepers": 1}
 
@@ -89,7 +89,7 @@ class TestOptions:
             rules_from_options(options)
         assert e.value.code == "bad_options" and word in e.value.reason
 
-    def test_setup_variant(self):  # ext-spec: saved setups per variant
+    def test_setup_variant(self):  # docs/battleship_ext.md: saved setups per variant
         assert setup_variant({}) == "classic-1-1"
         assert setup_variant({"board": "perelman", "mines": 3, "sweepers": 0}) == "perelman-3-0"
 

@@ -275,7 +275,7 @@ class TestSonar:
         uses = g.view("spectator").to_dict()["sides"]["south"]["uses"]
         assert uses == [{"ply": 0, "ability": "sonar", "cell": "b2"}]
 
-    def test_a_scan_out_of_the_board(self):  # ext-spec: bad_cell
+    def test_a_scan_out_of_the_board(self):  # docs/battleship_ext.md: bad_cell
         assert rejected(new_game(), "sonar k1") == "bad_cell"
 
 
@@ -288,6 +288,15 @@ class TestManoeuvre:
         assert answers(g, "c6") == ["miss"] and g.state.to_act is S  # the boat is gone from c6
         assert answers(g, "b1") == ["miss"]
         assert answers(g, "c5") == ["sunk"]
+
+    def test_a_spent_manoeuvre_says_so_in_the_opponents_turn(self):  # rules C5: once per game (QA: «не ваш ход»)
+        g = new_game()
+        g.apply("move c6-c5")
+        assert g.state.to_act is N
+        move = next(a for a in g.view("south").to_dict()["abilities"] if a["key"] == "move")
+        assert (move["ready"], move["why"]) == (False, "used")
+        sonar = next(a for a in g.view("south").to_dict()["abilities"] if a["key"] == "sonar")
+        assert (sonar["ready"], sonar["why"]) == (False, "not_your_turn")  # not spent: only not its turn
 
     @pytest.mark.parametrize(
         ("move", "code"),
@@ -430,16 +439,16 @@ class TestUltimates:
 
 
 class TestRefusals:
-    def test_not_your_turn(self):  # ext-spec
+    def test_not_your_turn(self):  # docs/battleship_ext.md
         g = new_game()
         assert rejected(g, "sonar b2", by=N) == "not_your_turn"
         assert rejected(g, "b2", by=N) == "not_your_turn"
 
     @pytest.mark.parametrize("text", ["air", "air b5 c6", "move a1", "move a1-a2-a3", "jump b5", "sonar"])
-    def test_bad_notation(self, text):  # ext-spec
+    def test_bad_notation(self, text):  # docs/battleship_ext.md
         assert rejected(new_game(), text) == "bad_notation"
 
-    def test_game_over(self):  # ext-spec
+    def test_game_over(self):  # docs/battleship_ext.md
         g = new_game()
         g.apply("resign north")
         assert rejected(g, "sonar b2") == "game_over"

@@ -144,7 +144,7 @@ def test_hooks_cover_every_board():  # tests/games/hooks.py entry
     assert {o["mines"] for o in HOOK.option_sets} >= {0, 1, 2}
 
 
-def test_action_classes_round_trip():  # ext-spec notation
+def test_action_classes_round_trip():  # docs/battleship_ext.md notation
     from admiral.games.battleship_ext.rules import parse_action
 
     for text in ("air b5", "sonar r18", "carpet a1", "satellite j10", "repair b5", "move a1-a2", "b5", "draw"):

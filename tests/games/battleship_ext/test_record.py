@@ -13,7 +13,7 @@ from admiral.games.battleship_ext.rules import FORMAT, ExtGame, ExtGameRecord, I
 from .helpers import answers, new_game
 
 
-def test_settings_are_normalised():  # ext-spec: levels optional, 1 for both
+def test_settings_are_normalised():  # docs/battleship_ext.md: levels optional, 1 for both
     rules, seed, settings = settings_of({"options": {"board": "giant"}, "seed": 4, "levels": {"north": 7}, "x": 1})
     assert (rules.board_name, seed) == ("giant", 4)
     assert settings == {

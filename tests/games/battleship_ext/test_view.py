@@ -1,5 +1,5 @@
 """The extended variant's wire view: what each audience may know (BATTLESHIP.md C3–C6, D10, D12, D13; the
-ext-spec's ``PlayerView.to_dict()``)."""
+docs/battleship_ext.md's ``PlayerView.to_dict()``)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def played():
 
 
 class TestShape:
-    def test_keys_for_a_seat(self):  # ext-spec
+    def test_keys_for_a_seat(self):  # docs/battleship_ext.md
         v = new_game().view("south").to_dict()
         assert set(v) == CLASSIC_KEYS | EXT_KEYS
         assert set(v["sides"]["north"]) == SIDE_KEYS
@@ -46,7 +46,7 @@ class TestShape:
         ]  # fmt: skip
         assert v["levels"] == {"south": 1, "north": 1} and v["board"]["rows"] == "abcdefghij"
 
-    def test_compact_legal(self):  # ext-spec: one area entry per ready area ability
+    def test_compact_legal(self):  # docs/battleship_ext.md: one area entry per ready area ability
         v = new_game().view("south").to_dict()
         kinds = [(e["type"], e.get("ability")) for e in v["legal"]]
         assert kinds[:100] == [("shot", None)] * 100
@@ -60,7 +60,7 @@ class TestShape:
         ]  # fmt: skip
         assert v["legal"][-1] == {"type": "move", "src": "i6", "dst": "j6", "notation": "move i6-j6"}
 
-    def test_abilities_of_the_seat(self):  # rules C5, C6; ext-spec
+    def test_abilities_of_the_seat(self):  # rules C5, C6; docs/battleship_ext.md
         v = new_game(levels=(4, 1)).view("south").to_dict()
         assert v["abilities"] == [
             {"key": "air", "cost": 9, "ultimate": False, "ready": True, "why": None, "ends_turn": True, "reveal": 100,
@@ -84,7 +84,7 @@ class TestShape:
         answers(g2, "b5")
         assert [a["why"] for a in g2.view("south").to_dict()["abilities"]] == [None, None, "used"]
 
-    def test_views_are_json_and_deterministic(self):  # ext-spec
+    def test_views_are_json_and_deterministic(self):  # docs/battleship_ext.md
         g = played()
         for audience in ("south", "north", "spectator"):
             assert dumps(g, audience) == dumps(g, audience)

@@ -640,9 +640,9 @@ class ExtState(GameState):
     def refusal(self, action: Action, side: Side | None = None) -> IllegalAction | None:
         """Why ``side`` (default: the side to act) may not use the ability ``action`` now, or ``None`` (the one
         code path of :meth:`apply` and :meth:`legal_actions`). Checks in this order: ``game_over``,
-        ``not_your_turn``, ``bad_cell``, ``no_ultimate``, ``used``, ``one_ability``, ``no_ship``, ``no_energy``,
-        then the target's: ``nothing_to_shoot`` (D7), ``not_a_boat``, ``boat_hit``, ``not_adjacent``,
-        ``shot_cell``, ``touching`` (D9), ``not_hit`` (D10)."""
+        ``no_ultimate``, ``used`` (what holds for the rest of the game), ``not_your_turn``, ``one_ability``,
+        ``no_ship``, ``no_energy``, then the target's: ``nothing_to_shoot`` (D7), ``not_a_boat``, ``boat_hit``,
+        ``not_adjacent``, ``shot_cell``, ``touching`` (D9), ``not_hit`` (D10)."""
         problem = self.ability_refusal(_key_of(action), side)
         if problem is not None:
             return problem
@@ -654,14 +654,15 @@ class ExtState(GameState):
         if self.result is not None:
             return IllegalAction("game_over", f"the game is over ({self.result.reason})")
         side = self.to_move if side is None else side
-        if side is not self.to_move:
-            return IllegalAction("not_your_turn", f"it is {self.to_move.label}'s turn, not {side.label}'s")
         level = self.x.levels[side]
         ability = ABILITIES[key]
+        # what holds for the rest of the game first (QA: a spent ability read «не ваш ход» in the opponent's turn)
         if ability.ultimate and ultimate_of(level) != key:
             return IllegalAction("no_ultimate", f"level {level} has no {key} (C6)")
         if (ability.ultimate and self.x.ultimate_used[side]) or (key == MOVE and self.x.manoeuvred[side]):
             return IllegalAction("used", f"{key} may be used once per battle (C5, C6)")
+        if side is not self.to_move:
+            return IllegalAction("not_your_turn", f"it is {self.to_move.label}'s turn, not {side.label}'s")
         if self.x.ability_used:
             return IllegalAction("one_ability", "one ability per turn (C5, D8)")
         if not self._has_ship(side, key):
@@ -685,7 +686,9 @@ class ExtState(GameState):
         board = self.rules.board
         if isinstance(action, AreaAbility):
             if action.cell not in board:
-                return IllegalAction("bad_cell", f"{cell_name(action.cell)}: a {action.ability} out of the board")
+                return IllegalAction(
+                    "bad_cell", f"{cell_name(action.cell)} is off the board: no {action.ability} there"
+                )
             if ABILITIES[action.ability].attack and all(
                 c in self.shots[side]
                 for c in area_cells(self.rules, action.ability, action.cell)  # type: ignore[arg-type]

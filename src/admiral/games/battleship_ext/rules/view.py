@@ -12,7 +12,7 @@ Who sees what (D12):
   the marks and answers); energy never to a spectator;
 - the chance commitment always, the seed only once the game is over (D13).
 
-``ExtPlayerView.to_dict()`` is the wire form of ``/work/notes/ext-spec.md`` (JSON-ready, deterministic).
+``ExtPlayerView.to_dict()`` is the wire form of ``docs/battleship_ext.md`` (JSON-ready, deterministic).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from .state import AreaAbility, ExtState, Manoeuvre, Repair, Scan, Use
 
 __all__ = ["AbilityView", "EnergyView", "ExtPlayerView", "ExtShotView", "ExtSideView", "FigureView", "view"]
 
-#: A refusal code → the ``why`` of an ability that is not ready (ext-spec).
+#: A refusal code → the ``why`` of an ability that is not ready (docs/battleship_ext.md).
 _WHY = {
     "no_energy": "energy",
     "no_ship": "no_ship",
@@ -175,9 +175,10 @@ class ExtPlayerView(PlayerView):
     abilities: tuple[AbilityView, ...] | None = None
 
     def to_dict(self) -> dict:
-        """The wire form (ext-spec): classic's keys, ``game`` ``"battleship_ext"``, ``options``, ``figures``,
-        ``levels``, ``chance``, ``energy``, ``abilities``, and ``legal`` with one compact ``area`` entry per area
-        ability (``{"type": "area", "ability", "cells", "prefix"}``: the client sends ``f"{prefix} {cell}"``)."""
+        """The wire form (docs/battleship_ext.md): classic's keys, ``game`` ``"battleship_ext"``, ``options``,
+        ``figures``, ``levels``, ``chance``, ``energy``, ``abilities``, and ``legal`` with one compact ``area`` entry
+        per area ability (``{"type": "area", "ability", "cells", "prefix"}``: the client sends
+        ``f"{prefix} {cell}"``)."""
         rules = self.rules
         out = PlayerView.to_dict(self)
         out.update(
