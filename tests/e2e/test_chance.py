@@ -33,7 +33,7 @@ def test_the_commitment_shows_from_the_start_and_the_replay_checks_the_draws(bro
         b.wait_for_selector(".chance-check[data-ok]")
         check = b.locator(".chance-check")
         assert check.get_attribute("data-ok") == "true"
-        assert check.inner_text() == "Все 1 жребиев сверены с зерном ✓"
+        assert check.inner_text() == "Жребии сверены с зерном: 1 из 1, по порядку ✓"
     finally:
         for c in contexts:
             c.close()

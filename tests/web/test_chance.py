@@ -149,5 +149,9 @@ def test_the_browser_checks_every_draw_against_the_seed(browsers, game: str) -> 
     forged = {**chance, "draws": [{**d, "value": (d["value"] + 1) % d["n"]} for d in chance["draws"]]}
     got = _node_check(forged)
     assert got["ok"] is False and got["bad"]["k"] == 0
+    # a draw left out between two others (k 0, then k 2): the order is checked too (QA)
+    last = chance["draws"][-1]
+    skipped = {**chance, "draws": [*chance["draws"], {**last, "k": last["k"] + 2}]}
+    assert _node_check(skipped)["bad"]["k"] == last["k"] + 2
     other = {**chance, "seed": "00" * 32}
     assert _node_check(other) == {"ok": False, "count": len(chance["draws"]), "bad": "commitment"}

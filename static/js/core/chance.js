@@ -46,8 +46,10 @@ export async function checkDraws(chance) {
   if ((await commitmentOf(chance.seed)) !== String(chance.commitment).toLowerCase()) {
     return { ok: false, count: draws.length, bad: "commitment" };
   }
-  for (const d of draws) {
-    if ((await drawOf(chance.seed, d.k, d.n)) !== d.value) return { ok: false, count: draws.length, bad: d };
+  // every draw in order, none left out between them (k = 0, 1, 2, …); which draw decided what is the record's to
+  // say (the replay re-plays it on the server), the values are the seed's
+  for (const [i, d] of draws.entries()) {
+    if (d.k !== i || (await drawOf(chance.seed, d.k, d.n)) !== d.value) return { ok: false, count: draws.length, bad: d };
   }
   return { ok: true, count: draws.length, bad: null };
 }
@@ -62,7 +64,7 @@ export function drawsCheckLine(chance) {
   checkDraws(chance).then(
     (r) => {
       el.dataset.ok = String(r.ok);
-      if (r.ok) el.textContent = t("Все {n} жребиев сверены с зерном ✓", { n: r.count });
+      if (r.ok) el.textContent = t("Жребии сверены с зерном: {n} из {n}, по порядку ✓", { n: r.count });
       else if (r.bad === "commitment") el.textContent = t("Зерно не совпадает с обещанным SHA-256 ✗");
       else el.textContent = t("Жребий №{k} ({what}) не сходится с зерном ✗", { k: r.bad.k, what: r.bad.what });
       el.classList.toggle("bad", !r.ok);
