@@ -12,7 +12,11 @@ import sqlalchemy as sa
 from .conftest import Browser, error, live_game, observe, snapshot, start_game, until
 from .test_accounts import Person, register
 
-GAMES = {"admiral": {}, "battleship": {"game": "battleship", "options": {"rules": "classic"}}}
+GAMES = {
+    "admiral": {},
+    "battleship": {"game": "battleship", "options": {"rules": "classic"}},
+    "battleship_ext": {"game": "battleship_ext", "options": {"board": "giant", "mines": 3, "sweepers": 1}},
+}
 
 
 def _over(browsers, game: str) -> tuple[str, Browser, Browser]:
