@@ -16,7 +16,7 @@ import pytest
 
 from admiral.games import GAMES
 
-from .conftest import RawDb, snapshot, start_game, until
+from .conftest import RawDb, observe, snapshot, start_game, until
 
 CHANCE_GAMES = sorted(key for key, r in GAMES.items() if r.info.chance)
 CHANCE_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "core" / "chance.js"
@@ -155,3 +155,25 @@ def test_the_browser_checks_every_draw_against_the_seed(browsers, game: str) -> 
     assert _node_check(skipped)["bad"]["k"] == last["k"] + 2
     other = {**chance, "seed": "00" * 32}
     assert _node_check(other) == {"ok": False, "count": len(chance["draws"]), "bad": "commitment"}
+
+
+@pytest.mark.parametrize("game", CHANCE_GAMES)
+def test_an_abort_after_the_start_shows_the_seed_too(browsers, db_url: str, game: str) -> None:
+    # rules D13: the seed is shown at every end — an abort in the first moves (QA F6) as well as a resignation
+    game_id, south, north = start_game(browsers, game=game)
+    with south.ws(game_id) as sws, north.ws(game_id) as nws:
+        wss = {"south": sws, "north": nws}
+        for ws in wss.values():
+            ws.send_json({"type": "setup.auto", "setup": {}})
+            state = until(ws, lambda m: m["type"] == "setup.state")
+            ws.send_json({"type": "setup.ready", "setup": state["draft"]})
+        snaps = {side: snapshot(ws, status="play") for side, ws in wss.items()}
+        seed = _secret_forms(db_url, game_id)[1]
+        commitment = snaps["south"]["view"]["chance"]["commitment"]
+        assert snaps["south"]["view"]["chance"]["seed"] is None
+        sws.send_json({"type": "abort"})
+        ends = {side: snapshot(ws, status="aborted") for side, ws in wss.items()}
+    for end in ends.values():
+        assert end["view"]["chance"] == {"commitment": commitment, "seed": seed}
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
+    assert observe(browsers(), game_id)["view"]["chance"]["seed"] == seed  # a spectator opening it afterwards too

@@ -30,7 +30,9 @@ def audience(g: LiveGame, side: str | None) -> str:
 def view(g: LiveGame, side: str | None) -> dict[str, Any] | None:
     """The wire view for ``side`` (``None``: a spectator) at the game's version, or ``None`` before play.
 
-    Built once per version and audience (every socket of an audience gets the same dict: it is never mutated)."""
+    Built once per version and audience (every socket of an audience gets the same dict: it is never mutated). A
+    game with fair chance that was aborted after its start shows its seed (``chance.seed``, the ruleset's optional
+    ``revealed_chance``), as every other end does (BATTLESHIP.md D13)."""
     if g.game is None:
         return None
     who = audience(g, side)
@@ -39,7 +41,12 @@ def view(g: LiveGame, side: str | None) -> dict[str, Any] | None:
         g.views, g.views_version = {}, version
     cached = g.views.get(who)
     if cached is None:
-        cached = g.views[who] = g.rules.view(g.game, who)
+        cached = g.rules.view(g.game, who)
+        reveal = getattr(g.rules, "revealed_chance", None)
+        if g.status == "aborted" and reveal is not None and isinstance(cached.get("chance"), dict):
+            # an abort ends the game outside its rules: the seed is shown at every end all the same (D13)
+            cached = {**cached, "chance": reveal(g.game)}
+        g.views[who] = cached
     return cached
 
 

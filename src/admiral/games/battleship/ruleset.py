@@ -404,6 +404,18 @@ class BattleshipRuleset(RecordedRuleset):
         seed = seed_bytes(game.record.settings["seed"])
         return {"commitment": commitment(seed), "seed": seed.hex() if game.state.result is not None else None}
 
+    def revealed_chance(self, game: Game) -> dict[str, str]:
+        """:meth:`chance` with the seed shown whatever the state: what a game the house ended without the rules (an
+        abort after the start) shows, since D13 shows the seed at every end.
+
+        >>> rs = BattleshipRuleset()
+        >>> setups = {s: rs.auto_setup(s, n, {}, {}) for n, s in enumerate(("south", "north"))}
+        >>> rs.revealed_chance(rs.new_game(setups, {"options": {}, "seed": 1}))["seed"][-2:]
+        '01'
+        """
+        seed = seed_bytes(game.record.settings["seed"])
+        return {"commitment": commitment(seed), "seed": seed.hex()}
+
     def draws(self, game: Game) -> list[dict[str, Any]]:
         """Every draw ``game`` made from its seed so far, in order (D13): ``[{"k", "n", "value", "what"}]`` — the
         draw's number, its number of choices, the value drawn (0 ≤ value < n) and what it decided (``"first"``:
