@@ -327,3 +327,38 @@ def test_phone_zoom_of_the_giant_attack_map(browser, server_url, out, page_error
         for c in contexts:
             c.close()
     assert not page_errors.errors, page_errors.errors
+
+
+def test_home_form_limits_mines_by_board(browser, server_url, out, page_errors) -> None:
+    """QA F2: 2–3 mines only on the larger boards (``Option.choice_applies``): on «Классика» they are disabled and
+    a selection of them goes back to the default; a refused combination sent anyway names the rules' reason."""
+    ctx = browser.new_context(**LAPTOP)
+    page = page_errors(ctx.new_page(), "creator")
+    try:
+        page.goto(server_url + "/?game=battleship_ext")
+        form = page.locator("#new-game")
+        mines = form.locator("input[name=opt_mines]")
+        choose(form, page, "board", "perelman")
+        choose(form, page, "mines", 3)
+        assert form.locator("input[name=opt_mines][value='3']").is_checked()
+        choose(form, page, "board", "classic")
+        for v in ("2", "3"):
+            assert form.locator(f"input[name=opt_mines][value='{v}']").is_disabled()
+        assert form.locator("input[name=opt_mines]:checked").input_value() == "1"  # back to the default
+        assert mines.count() == 4 and form.locator("input[name=opt_mines][value='0']").is_enabled()
+        page.screenshot(path=str(out / "home-classic-mines.png"), full_page=True)
+        choose(form, page, "board", "giant")
+        assert form.locator("input[name=opt_mines][value='3']").is_enabled()
+        choose(form, page, "board", "classic")
+        # a stale or hand-made form: the error page says which option and what it takes
+        page.evaluate(
+            "() => { const i = document.querySelector('#new-game input[name=opt_mines][value=\"3\"]');"
+            " i.disabled = false; i.checked = true; }"
+        )
+        press(page, form.get_by_role("button", name="Создать партию"))
+        page.wait_for_url(re.compile(r"/games"))
+        text = page.locator("main").inner_text()
+        assert "Причина" in text and "mines" in text and "0–1" in text, text
+    finally:
+        ctx.close()
+    assert not page_errors.errors, page_errors.errors
