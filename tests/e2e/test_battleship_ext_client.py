@@ -427,3 +427,47 @@ def test_a_spectator_sees_public_marks_only(browser, server_url, out) -> None:
         assert page.errors == []
     finally:
         ctx.close()
+
+
+def test_phone_area_confirmation_stays_in_view(browser, server_url, out) -> None:
+    """QA F3: on a phone, once an area ability's centre is chosen «Подтвердить» is on screen, and the status line
+    says the next step (the confirmation), not «Выберите центр»."""
+    ctx, page = mount(
+        browser, server_url, PHONE, {"screen": "play", "game": fx.game("giant"), "view": fx.view("giant")}
+    )
+    try:
+        page.locator(".bsx-ability[data-ability=sonar]").tap()
+        assert "Выберите центр" in page.locator(".bs-turn").inner_text()
+        # the real page's header and lines above the map (the harness has none), and the page at its top, as a tap
+        # on the map left it on the QA's phone
+        page.evaluate(
+            "() => { const d = document.createElement('div'); d.style.height = '300px';"
+            " document.getElementById('main').prepend(d); window.scrollTo(0, 0); }"
+        )
+        cell(page, "attack", "b5").tap()
+        page.wait_for_timeout(300)
+        box = page.locator(".bsx-confirm").bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 740, box
+        turn = page.locator(".bs-turn").inner_text()
+        assert "подтвердите" in turn and "Б5" in turn and "Выберите центр" not in turn, turn
+        page.screenshot(path=str(out / "fixture-giant-phone-confirm.png"))
+        page.locator(".bsx-confirm").tap()
+        assert sent(page) == ["sonar b5"]
+        assert page.errors == []
+    finally:
+        ctx.close()
+
+
+def test_ultimate_badge_is_a_separate_word(browser, server_url, out) -> None:
+    """QA F11: a screen reader hears the ultimate's name and its «ульта» badge apart, not «…ремонтульта»."""
+    ctx, page = mount(
+        browser, server_url, LAPTOP, {"screen": "play", "game": fx.game("classic"), "view": fx.view("classic", level=8)}
+    )
+    try:
+        name = page.locator(".bsx-ability.ultimate .bsx-ability-name")
+        assert name.count() >= 1
+        text = name.first.evaluate("(e) => e.textContent")
+        assert not text.endswith("ремонтульта") and text.endswith(", ульта"), text
+        assert page.errors == []
+    finally:
+        ctx.close()

@@ -184,6 +184,13 @@ export class ExtPlayScreen extends PlayScreen {
     if (this.aim?.cell === cell) return this.confirm();
     this.aim = { cell, notation: `${this.mode.prefix} ${cell}` };
     this.render();
+    this.showConfirm();
+  }
+
+  /** The chosen target's «Подтвердить» brought into view (a phone: it sits under the map, maybe below the fold). */
+  showConfirm() {
+    if (this.aimEl.hidden || !this.aimEl.querySelector(".bsx-confirm")) return;
+    this.aimEl.scrollIntoView({ block: "nearest", inline: "nearest" }); // the whole prompt: its text and both buttons
   }
 
   /** A click on the own grid: the manoeuvre's boat, then its cell; the repair's deck. */
@@ -209,6 +216,7 @@ export class ExtPlayScreen extends PlayScreen {
       this.aim = { cell, notation: entry.notation };
     }
     this.render();
+    if (this.aim) this.showConfirm();
   }
 
   confirm() {
@@ -469,7 +477,7 @@ export class ExtPlayScreen extends PlayScreen {
         h(
           "span",
           { class: "bsx-ability-body" },
-          h("span", { class: "bsx-ability-name" }, this.m.abilityName(a.key), a.ultimate ? h("span", { class: "bsx-ult" }, t("ульта")) : null),
+          h("span", { class: "bsx-ability-name" }, this.m.abilityName(a.key), a.ultimate ? h("span", { class: "visually-hidden" }, ", ") : null, a.ultimate ? h("span", { class: "bsx-ult" }, t("ульта")) : null),
           h("span", { class: "bsx-ability-facts" }, facts.filter(Boolean).join(" · ")),
           a.why ? h("span", { class: "bsx-why" }, whyText(a.why)) : null,
         ),
@@ -505,7 +513,10 @@ export class ExtPlayScreen extends PlayScreen {
   renderTurn() {
     super.renderTurn();
     if (this.mode && this.canAct()) {
-      this.turnEl.textContent = this.mode.kind === "area" ? t("Выберите центр: {name}", { name: this.m.abilityName(this.mode.key) }) : this.mode.kind === "move" ? t("Манёвр: катер, затем клетка на своём поле") : t("Ремонт: подбитая палуба на своём поле");
+      const name = this.m.abilityName(this.mode.key);
+      // the next step: the target, or its confirmation once chosen
+      if (this.aim) this.turnEl.textContent = this.aim.cell ? t("{name} — {cell}: подтвердите или выберите другую клетку", { name, cell: this.m.cellText(this.aim.cell) }) : t("{name} — {src} → {dst}: подтвердите или выберите другую клетку", { name, src: this.m.cellText(this.aim.src), dst: this.m.cellText(this.aim.dst) });
+      else this.turnEl.textContent = this.mode.kind === "area" ? t("Выберите центр: {name}", { name }) : this.mode.kind === "move" ? t("Манёвр: катер, затем клетка на своём поле") : t("Ремонт: подбитая палуба на своём поле");
     }
     // the newest event of the game: an ability, said as such (the opponent's named: D12)
     const last = this.events().pop();
