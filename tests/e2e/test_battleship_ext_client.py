@@ -471,3 +471,41 @@ def test_ultimate_badge_is_a_separate_word(browser, server_url, out) -> None:
         assert page.errors == []
     finally:
         ctx.close()
+
+
+def test_replay_draws_mines_and_minesweepers(browser, server_url, out) -> None:
+    """QA F4: the replay draws each side's mines and minesweeper from the record's setups, as the setup does; a
+    mine shot in the record shows exploded (a dot)."""
+    view = fx.view("classic", over=True)
+    game = {**fx.game("classic"), "status": "over"}
+    ctx, page = mount(browser, server_url, LAPTOP, {"screen": "play", "game": game, "view": view})
+    try:
+        ships = fx.layout("classic")
+        fleet = {cell: s["code"] for s in ships for cell in s["cells"]}
+        free = fx.free_cells("classic", set(fleet))
+        south = {**fleet, free[0]: "M", free[-1]: "T"}
+        north = {**fleet, free[1]: "M", free[-2]: "T"}
+        shot = {
+            "ply": 1,
+            "side": "north",
+            "action": free[0],
+            "answer": "mine",
+            "shots": [{"cell": free[0], "answer": "mine"}],
+        }
+        data = {"setups": {"south": south, "north": north}, "plies": [shot], "options": game["settings"]["options"]}
+        page.evaluate(
+            "(d) => { const s = window.screenObj; s.replayData = d; s.replay = { index: 0 }; s.render(); }", data
+        )
+        own = ".bs-grid[data-grid=own]"
+        assert page.locator(f"{own} .bsx-fig-mine .bsx-mine").count() == 1
+        assert page.locator(f"{own} .bsx-fig-sweeper .bsx-sweeper").count() == 1
+        assert "bsx-fig-mine" in cell(page, "own", free[0]).get_attribute("class")
+        assert "bsx-fig-sweeper" in cell(page, "own", free[-1]).get_attribute("class")
+        assert "bsx-fig-mine" in cell(page, "attack", free[1]).get_attribute("class")
+        assert "bsx-fig-sweeper" in cell(page, "attack", free[-2]).get_attribute("class")
+        page.screenshot(path=str(out / "fixture-classic-replay-figures.png"))
+        page.evaluate("() => { const s = window.screenObj; s.replay = { index: 1 }; s.render(); }")
+        assert cell(page, "own", free[0]).locator(".bs-dot").count() == 1  # the mine exploded
+        assert page.errors == []
+    finally:
+        ctx.close()

@@ -343,7 +343,8 @@ export class ExtPlayScreen extends PlayScreen {
       title = t("отремонтирована");
     }
     // the figures open to this audience (own ones; everyone's after the game)
-    const fig = !this.replay && (sv?.figures || []).find((f) => f.cell === cell);
+    // the replay's from the record's setups (its boards keep only the fleets: boardData), as the setup draws them
+    const fig = this.replay ? this.replayFigure(side, cell) : (sv?.figures || []).find((f) => f.cell === cell);
     if (fig && !shot) {
       html = fig.code === "M" ? MARKS.mine() : MARKS.sweeper();
       cls.push("bsx-fig", fig.code === "M" ? "bsx-fig-mine" : "bsx-fig-sweeper");
@@ -381,6 +382,12 @@ export class ExtPlayScreen extends PlayScreen {
       this.decorateOwnMode(cell, cls);
     }
     return { cls, html: html + extra.join(""), label: labels.join(", "), title };
+  }
+
+  /** A mine or minesweeper of `side` at `cell` in the replayed record's setups (`{cell, code}`), or null. */
+  replayFigure(side, cell) {
+    const code = this.replayData?.setups?.[side]?.[cell];
+    return code === "M" || code === "T" ? { cell, code } : null;
   }
 
   /** The own scans on the attack map: the area tinted, its answer on the centre. */
