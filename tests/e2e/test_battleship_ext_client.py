@@ -509,3 +509,25 @@ def test_replay_draws_mines_and_minesweepers(browser, server_url, out) -> None:
         assert page.errors == []
     finally:
         ctx.close()
+
+
+def test_phone_own_player_bar_fits(browser, server_url, out) -> None:
+    """QA F8: at 360 px the own bar shows «Гость (вы)» and «стреляет» whole (it wraps rather than cut them)."""
+    ctx, page = mount(
+        browser, server_url, PHONE, {"screen": "play", "game": fx.game("giant"), "view": fx.view("giant")}
+    )
+    try:
+        bar = page.locator(".player-bar.own")
+        page.evaluate("document.querySelector('.player-bar.own').scrollIntoView()")
+        bar.screenshot(path=str(out / "fixture-giant-phone-own-bar.png"))
+        assert "(вы)" in bar.locator(".pb-name").inner_text()
+        assert bar.locator(".pb-turn").inner_text() == "стреляет"
+        for part in (".pb-name", ".pb-turn", ".bsx-level", ".clock"):
+            el = bar.locator(part).element_handle()
+            assert page.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1", el), part  # not cut (no ellipsis)
+        box, outer = bar.bounding_box(), bar.locator(".clock").bounding_box()
+        assert outer["x"] + outer["width"] <= box["x"] + box["width"] + 1
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
+        assert page.errors == []
+    finally:
+        ctx.close()
