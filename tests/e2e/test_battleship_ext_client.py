@@ -531,3 +531,24 @@ def test_phone_own_player_bar_fits(browser, server_url, out) -> None:
         assert page.errors == []
     finally:
         ctx.close()
+
+
+def test_log_sets_the_row_letter_apart(browser, server_url, out) -> None:
+    """QA F9: in the log a cell's row letter is its own element (underlined, a gap before the column), so «З10»
+    does not read as «310»; the text stays «З10» for a screen reader and the use lines keep their words."""
+    ctx, page = mount(
+        browser, server_url, LAPTOP, {"screen": "play", "game": fx.game("classic"), "view": fx.view("classic")}
+    )
+    try:
+        log = page.locator(".bs-log")
+        rows = log.locator(".bsx-cellname-row").all_inner_texts()
+        assert "З" in rows, rows
+        names = log.locator(".bsx-cellname").all_inner_texts()
+        assert names and all(n[0] in fx.ROWS_RU and n[1:].isdigit() for n in names), names
+        assert "И3 мимо, З3 ранен" in log.inner_text()
+        gap = log.locator(".bsx-cellname-row").first.evaluate("(e) => parseFloat(getComputedStyle(e).marginRight)")
+        assert gap > 0
+        log.screenshot(path=str(out / "fixture-classic-log.png"))
+        assert page.errors == []
+    finally:
+        ctx.close()

@@ -562,6 +562,25 @@ export class ExtPlayScreen extends PlayScreen {
     return `${name}${where}${parts.length ? `: ${parts.join("; ")}` : ""}`;
   }
 
+  /** A cell's name for the log: the row letter set apart from the column («З» next to «10» reads as «310»). */
+  cellNode(cell) {
+    const text = this.m.cellText(cell);
+    const m = /^(\D+)(\d+)$/.exec(text);
+    if (!m) return text;
+    return h("span", { class: "bsx-cellname" }, h("span", { class: "bsx-cellname-row" }, m[1]), m[2]);
+  }
+
+  /** `eventText`'s line as nodes, each cell by `cellNode`. */
+  eventNodes(e) {
+    const out = [this.m.abilityName(e.ability)];
+    if (e.cell) out.push(" — ", this.cellNode(e.cell));
+    const parts = [];
+    if (e.shots.length) parts.push(e.shots.flatMap((s, i) => [i ? ", " : "", this.cellNode(s.cell), ` ${this.m.answerText(this.rules, s).toLowerCase()}`]));
+    if (e.scan && e.scan.answer != null) parts.push([scanAnswer(e.scan)]);
+    if (parts.length) out.push(": ", ...parts.flatMap((p, i) => (i ? ["; ", ...p] : p)));
+    return out.filter((x) => x !== "");
+  }
+
   renderLog() {
     const events = this.events();
     const key = `${events.length}:${allShots(this.view).length}`;
@@ -572,10 +591,10 @@ export class ExtPlayScreen extends PlayScreen {
     for (const e of [...events].reverse()) {
       const who = this.seat ? (e.side === this.seat ? t("Вы") : t("Соперник")) : SIDE_RU[e.side];
       if (e.kind === "use") {
-        this.logEl.append(h("li", { class: "bsx-log-use" }, h("span", { class: "bs-log-who" }, who), " ", h("span", { class: "bsx-log-icon", html: abilityIcon(e.ability, tierOf(this.view?.levels?.[e.side])) }), " ", this.eventText(e)));
+        this.logEl.append(h("li", { class: "bsx-log-use" }, h("span", { class: "bs-log-who" }, who), " ", h("span", { class: "bsx-log-icon", html: abilityIcon(e.ability, tierOf(this.view?.levels?.[e.side])) }), " ", ...this.eventNodes(e)));
       } else {
         const s = e.shot;
-        this.logEl.append(h("li", { class: `answer-${s.answer}` }, h("span", { class: "bs-log-who" }, who), " ", h("strong", {}, this.m.cellText(s.cell)), " — ", this.m.answerText(this.rules, s)));
+        this.logEl.append(h("li", { class: `answer-${s.answer}` }, h("span", { class: "bs-log-who" }, who), " ", h("strong", {}, this.cellNode(s.cell)), " — ", this.m.answerText(this.rules, s)));
       }
     }
   }
