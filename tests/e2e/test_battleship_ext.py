@@ -118,13 +118,21 @@ def targets(shooter, target) -> list[str]:
     return [c for s in ships for c in s["cells"] if c not in shot]
 
 
-def use_area(page, ability: str, centre: str) -> None:
-    """An area ability through its button: the preview on the centre, a confirmation; waits for its snapshot."""
+def use_area(page, ability: str, centre: str, shot=None) -> None:
+    """An area ability through its button: the preview on the centre, a confirmation; waits for its snapshot.
+    Once the centre is chosen «Подтвердить» is in view without scrolling and the status line asks for it (QA F3);
+    ``shot``: a path for a screenshot of the screen at that moment."""
     v = version(page)
     press(page, page.locator(f".bsx-ability[data-ability={ability}]"))
     target = bs_cell(page, "attack", centre)
     press(page, target)
     assert page.locator(".bs-grid[data-grid=attack] .bsx-area-set").count() >= 3
+    page.wait_for_timeout(200)
+    box = page.locator(".bsx-confirm").bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= page.viewport_size["height"], box
+    assert "подтвердите" in page.locator(".bs-turn").inner_text()
+    if shot:
+        page.screenshot(path=str(shot))
     press(page, page.locator(".bsx-confirm"))
     wait_version(page, v + 1)
     uses = view(page)["sides"][seat(page)]["uses"]
@@ -202,7 +210,7 @@ def play(pages, out, prefix: str) -> set[str]:
                 use_move(shooter)
                 shooter.screenshot(path=str(out / f"{prefix}-after-move.png"))
             else:
-                use_area(shooter, ready, targets(shooter, target)[0])
+                use_area(shooter, ready, targets(shooter, target)[0], out / f"{prefix}-{me}-{ready}-confirm.png")
                 if ready == "air":
                     shooter.screenshot(path=str(out / f"{prefix}-after-air.png"))
             if ready:
