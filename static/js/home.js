@@ -1,6 +1,7 @@
 // Home page: the game picker drives both new-game forms (the chosen game's room options, levels and setup time);
 // in each form the custom time fields are active only with «своё», and a room option that does not apply (salvo
-// outside the Hasbro rules…) is greyed out.
+// outside the Hasbro rules…) is greyed out, and so is a choice allowed only under other options' values (2–3 mines
+// off the 10×10 board).
 
 const picker = document.getElementById("pick-game");
 const forms = [...document.querySelectorAll("form.new-game")];
@@ -57,6 +58,24 @@ function sync(form) {
     const input = label.querySelector("input");
     input.disabled = !ok;
     label.classList.toggle("inactive", !ok);
+  }
+  // a choice allowed only under some values of other options (2–3 mines on the larger boards): disabled otherwise,
+  // and a selection it made invalid goes back to the option's default (its first choice)
+  for (const label of form.querySelectorAll("[data-choice-applies]")) {
+    const box = label.closest("fieldset");
+    if (box?.disabled) continue;
+    const when = JSON.parse(label.dataset.choiceApplies || "{}");
+    const ok = Object.entries(when).every(([name, values]) => {
+      const checked = box.querySelector(`input[name="opt_${name}"]:checked`);
+      return !checked || values.includes(checked.value);
+    });
+    const input = label.querySelector("input");
+    input.disabled = !ok;
+    label.classList.toggle("inactive", !ok);
+    if (!ok && input.checked) {
+      const first = box.querySelector(`input[name="${input.name}"]`);
+      if (first && first !== input) first.checked = true;
+    }
   }
 }
 

@@ -118,13 +118,21 @@ def targets(shooter, target) -> list[str]:
     return [c for s in ships for c in s["cells"] if c not in shot]
 
 
-def use_area(page, ability: str, centre: str) -> None:
-    """An area ability through its button: the preview on the centre, a confirmation; waits for its snapshot."""
+def use_area(page, ability: str, centre: str, shot=None) -> None:
+    """An area ability through its button: the preview on the centre, a confirmation; waits for its snapshot.
+    Once the centre is chosen «Подтвердить» is in view without scrolling and the status line asks for it (QA F3);
+    ``shot``: a path for a screenshot of the screen at that moment."""
     v = version(page)
     press(page, page.locator(f".bsx-ability[data-ability={ability}]"))
     target = bs_cell(page, "attack", centre)
     press(page, target)
     assert page.locator(".bs-grid[data-grid=attack] .bsx-area-set").count() >= 3
+    page.wait_for_timeout(200)
+    box = page.locator(".bsx-confirm").bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= page.viewport_size["height"], box
+    assert "подтвердите" in page.locator(".bs-turn").inner_text()
+    if shot:
+        page.screenshot(path=str(shot))
     press(page, page.locator(".bsx-confirm"))
     wait_version(page, v + 1)
     uses = view(page)["sides"][seat(page)]["uses"]
@@ -202,7 +210,7 @@ def play(pages, out, prefix: str) -> set[str]:
                 use_move(shooter)
                 shooter.screenshot(path=str(out / f"{prefix}-after-move.png"))
             else:
-                use_area(shooter, ready, targets(shooter, target)[0])
+                use_area(shooter, ready, targets(shooter, target)[0], out / f"{prefix}-{me}-{ready}-confirm.png")
                 if ready == "air":
                     shooter.screenshot(path=str(out / f"{prefix}-after-air.png"))
             if ready:
@@ -326,4 +334,39 @@ def test_phone_zoom_of_the_giant_attack_map(browser, server_url, out, page_error
     finally:
         for c in contexts:
             c.close()
+    assert not page_errors.errors, page_errors.errors
+
+
+def test_home_form_limits_mines_by_board(browser, server_url, out, page_errors) -> None:
+    """QA F2: 2–3 mines only on the larger boards (``Option.choice_applies``): on «Классика» they are disabled and
+    a selection of them goes back to the default; a refused combination sent anyway names the rules' reason."""
+    ctx = browser.new_context(**LAPTOP)
+    page = page_errors(ctx.new_page(), "creator")
+    try:
+        page.goto(server_url + "/?game=battleship_ext")
+        form = page.locator("#new-game")
+        mines = form.locator("input[name=opt_mines]")
+        choose(form, page, "board", "perelman")
+        choose(form, page, "mines", 3)
+        assert form.locator("input[name=opt_mines][value='3']").is_checked()
+        choose(form, page, "board", "classic")
+        for v in ("2", "3"):
+            assert form.locator(f"input[name=opt_mines][value='{v}']").is_disabled()
+        assert form.locator("input[name=opt_mines]:checked").input_value() == "1"  # back to the default
+        assert mines.count() == 4 and form.locator("input[name=opt_mines][value='0']").is_enabled()
+        page.screenshot(path=str(out / "home-classic-mines.png"), full_page=True)
+        choose(form, page, "board", "giant")
+        assert form.locator("input[name=opt_mines][value='3']").is_enabled()
+        choose(form, page, "board", "classic")
+        # a stale or hand-made form: the error page says which option and what it takes
+        page.evaluate(
+            "() => { const i = document.querySelector('#new-game input[name=opt_mines][value=\"3\"]');"
+            " i.disabled = false; i.checked = true; }"
+        )
+        press(page, form.get_by_role("button", name="Создать партию"))
+        page.wait_for_url(re.compile(r"/games"))
+        text = page.locator("main").inner_text()
+        assert "Причина" in text and "mines" in text and "0–1" in text, text
+    finally:
+        ctx.close()
     assert not page_errors.errors, page_errors.errors

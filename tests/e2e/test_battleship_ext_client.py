@@ -427,3 +427,128 @@ def test_a_spectator_sees_public_marks_only(browser, server_url, out) -> None:
         assert page.errors == []
     finally:
         ctx.close()
+
+
+def test_phone_area_confirmation_stays_in_view(browser, server_url, out) -> None:
+    """QA F3: on a phone, once an area ability's centre is chosen «Подтвердить» is on screen, and the status line
+    says the next step (the confirmation), not «Выберите центр»."""
+    ctx, page = mount(
+        browser, server_url, PHONE, {"screen": "play", "game": fx.game("giant"), "view": fx.view("giant")}
+    )
+    try:
+        page.locator(".bsx-ability[data-ability=sonar]").tap()
+        assert "Выберите центр" in page.locator(".bs-turn").inner_text()
+        # the real page's header and lines above the map (the harness has none), and the page at its top, as a tap
+        # on the map left it on the QA's phone
+        page.evaluate(
+            "() => { const d = document.createElement('div'); d.style.height = '300px';"
+            " document.getElementById('main').prepend(d); window.scrollTo(0, 0); }"
+        )
+        cell(page, "attack", "b5").tap()
+        page.wait_for_timeout(300)
+        box = page.locator(".bsx-confirm").bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 740, box
+        turn = page.locator(".bs-turn").inner_text()
+        assert "подтвердите" in turn and "Б5" in turn and "Выберите центр" not in turn, turn
+        page.screenshot(path=str(out / "fixture-giant-phone-confirm.png"))
+        page.locator(".bsx-confirm").tap()
+        assert sent(page) == ["sonar b5"]
+        assert page.errors == []
+    finally:
+        ctx.close()
+
+
+def test_ultimate_badge_is_a_separate_word(browser, server_url, out) -> None:
+    """QA F11: a screen reader hears the ultimate's name and its «ульта» badge apart, not «…ремонтульта»."""
+    ctx, page = mount(
+        browser, server_url, LAPTOP, {"screen": "play", "game": fx.game("classic"), "view": fx.view("classic", level=8)}
+    )
+    try:
+        name = page.locator(".bsx-ability.ultimate .bsx-ability-name")
+        assert name.count() >= 1
+        text = name.first.evaluate("(e) => e.textContent")
+        assert not text.endswith("ремонтульта") and text.endswith(", ульта"), text
+        assert page.errors == []
+    finally:
+        ctx.close()
+
+
+def test_replay_draws_mines_and_minesweepers(browser, server_url, out) -> None:
+    """QA F4: the replay draws each side's mines and minesweeper from the record's setups, as the setup does; a
+    mine shot in the record shows exploded (a dot)."""
+    view = fx.view("classic", over=True)
+    game = {**fx.game("classic"), "status": "over"}
+    ctx, page = mount(browser, server_url, LAPTOP, {"screen": "play", "game": game, "view": view})
+    try:
+        ships = fx.layout("classic")
+        fleet = {cell: s["code"] for s in ships for cell in s["cells"]}
+        free = fx.free_cells("classic", set(fleet))
+        south = {**fleet, free[0]: "M", free[-1]: "T"}
+        north = {**fleet, free[1]: "M", free[-2]: "T"}
+        shot = {
+            "ply": 1,
+            "side": "north",
+            "action": free[0],
+            "answer": "mine",
+            "shots": [{"cell": free[0], "answer": "mine"}],
+        }
+        data = {"setups": {"south": south, "north": north}, "plies": [shot], "options": game["settings"]["options"]}
+        page.evaluate(
+            "(d) => { const s = window.screenObj; s.replayData = d; s.replay = { index: 0 }; s.render(); }", data
+        )
+        own = ".bs-grid[data-grid=own]"
+        assert page.locator(f"{own} .bsx-fig-mine .bsx-mine").count() == 1
+        assert page.locator(f"{own} .bsx-fig-sweeper .bsx-sweeper").count() == 1
+        assert "bsx-fig-mine" in cell(page, "own", free[0]).get_attribute("class")
+        assert "bsx-fig-sweeper" in cell(page, "own", free[-1]).get_attribute("class")
+        assert "bsx-fig-mine" in cell(page, "attack", free[1]).get_attribute("class")
+        assert "bsx-fig-sweeper" in cell(page, "attack", free[-2]).get_attribute("class")
+        page.screenshot(path=str(out / "fixture-classic-replay-figures.png"))
+        page.evaluate("() => { const s = window.screenObj; s.replay = { index: 1 }; s.render(); }")
+        assert cell(page, "own", free[0]).locator(".bs-dot").count() == 1  # the mine exploded
+        assert page.errors == []
+    finally:
+        ctx.close()
+
+
+def test_phone_own_player_bar_fits(browser, server_url, out) -> None:
+    """QA F8: at 360 px the own bar shows «Гость (вы)» and «стреляет» whole (it wraps rather than cut them)."""
+    ctx, page = mount(
+        browser, server_url, PHONE, {"screen": "play", "game": fx.game("giant"), "view": fx.view("giant")}
+    )
+    try:
+        bar = page.locator(".player-bar.own")
+        page.evaluate("document.querySelector('.player-bar.own').scrollIntoView()")
+        bar.screenshot(path=str(out / "fixture-giant-phone-own-bar.png"))
+        assert "(вы)" in bar.locator(".pb-name").inner_text()
+        assert bar.locator(".pb-turn").inner_text() == "стреляет"
+        for part in (".pb-name", ".pb-turn", ".bsx-level", ".clock"):
+            el = bar.locator(part).element_handle()
+            assert page.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1", el), part  # not cut (no ellipsis)
+        box, outer = bar.bounding_box(), bar.locator(".clock").bounding_box()
+        assert outer["x"] + outer["width"] <= box["x"] + box["width"] + 1
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
+        assert page.errors == []
+    finally:
+        ctx.close()
+
+
+def test_log_sets_the_row_letter_apart(browser, server_url, out) -> None:
+    """QA F9: in the log a cell's row letter is its own element (underlined, a gap before the column), so «З10»
+    does not read as «310»; the text stays «З10» for a screen reader and the use lines keep their words."""
+    ctx, page = mount(
+        browser, server_url, LAPTOP, {"screen": "play", "game": fx.game("classic"), "view": fx.view("classic")}
+    )
+    try:
+        log = page.locator(".bs-log")
+        rows = log.locator(".bsx-cellname-row").all_inner_texts()
+        assert "З" in rows, rows
+        names = log.locator(".bsx-cellname").all_inner_texts()
+        assert names and all(n[0] in fx.ROWS_RU and n[1:].isdigit() for n in names), names
+        assert "И3 мимо, З3 ранен" in log.inner_text()
+        gap = log.locator(".bsx-cellname-row").first.evaluate("(e) => parseFloat(getComputedStyle(e).marginRight)")
+        assert gap > 0
+        log.screenshot(path=str(out / "fixture-classic-log.png"))
+        assert page.errors == []
+    finally:
+        ctx.close()

@@ -67,12 +67,17 @@ class Option:
     ``((False, …), (True, …))`` or the reverse, and its ``label`` names the state that is not the default (the
     home page's checkbox: «Залп», «Попадания без названия»). ``applies``: ``{option: values}`` that must hold for
     this option to matter (the form greys it out otherwise), e.g. salvo only under the Hasbro rules.
+    ``choice_applies``: ``{value: {option: values}}``, the same for one choice: that value of this option is allowed
+    only while each named option holds one of its values (the form disables the choice otherwise and moves a
+    selection it made invalid back to the default), e.g. 2 or 3 mines only on the larger boards. A choice not
+    named here is always allowed; the rules stay the judge (``bad_options``).
     """
 
     name: str
     label: str
     choices: tuple[tuple[Any, str], ...]
     applies: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    choice_applies: Mapping[Any, Mapping[str, tuple[Any, ...]]] = field(default_factory=dict)
 
     @property
     def default(self) -> Any:
@@ -134,7 +139,8 @@ class GameInfo:
 def info_manifest(info: GameInfo) -> dict[str, Any]:
     """The part of a game's manifest its :class:`GameInfo` declares, JSON-ready: ``key``, ``name``, ``sides``,
     ``board``, ``levels`` (``{"1": name}``), ``options`` (``[{name, label, choices: [[value, label]], default,
-    applies}]``), ``setup_styles`` (``[[value, label]]``), ``setup_minutes``, ``capabilities`` (sorted).
+    applies, choice_applies}]``: ``choice_applies`` as ``[[value, {option: [values]}]]``, a value need not be a
+    string), ``setup_styles`` (``[[value, label]]``), ``setup_minutes``, ``capabilities`` (sorted).
 
     Texts are the Russian message ids (the browser's ``t()`` translates them from the page's catalog), so one
     manifest serves every language.
@@ -155,6 +161,9 @@ def info_manifest(info: GameInfo) -> dict[str, Any]:
                 "choices": [[v, label] for v, label in o.choices],
                 "default": o.default,
                 "applies": {k: list(v) for k, v in o.applies.items()},
+                "choice_applies": [
+                    [value, {k: list(v) for k, v in when.items()}] for value, when in o.choice_applies.items()
+                ],
             }
             for o in info.options
         ],

@@ -35,7 +35,12 @@ INFO = GameInfo(
             ),
         ),
         # C1: mines 0–1 on «Классика», 0–3 on the larger boards (the rules refuse more: bad_options)
-        Option("mines", N_("Мины"), ((1, N_("1 мина")), (0, N_("без мин")), (2, N_("2 мины")), (3, N_("3 мины")))),
+        Option(
+            "mines",
+            N_("Мины"),
+            ((1, N_("1 мина")), (0, N_("без мин")), (2, N_("2 мины")), (3, N_("3 мины"))),
+            choice_applies={2: {"board": ("perelman", "giant")}, 3: {"board": ("perelman", "giant")}},
+        ),
         Option("sweepers", N_("Тральщики"), ((1, N_("1 тральщик")), (0, N_("без тральщика")))),
     ),
     setup_styles=(("plain", N_("Обычная")), ("hard", N_("Трудная для поиска"))),

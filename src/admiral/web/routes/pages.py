@@ -112,7 +112,8 @@ def form_options(info: GameInfo) -> list[dict[str, Any]]:
     """The room options of a game as the home page's forms draw them (fields ``opt_<name>``): a ``bool`` option is
     a checkbox named by its label whose value is its other choice (unchecked sends nothing: the default), any other
     a row of radio buttons. ``applies`` (``{option: [values]}``) and ``only`` (the labels of those values, translated,
-    for «только: …») say when it matters."""
+    for «только: …») say when it matters; ``choice_applies`` (``{value as a word: {option: [values as words]}}``)
+    when each of its choices is allowed (:attr:`Option.choice_applies`; home.js disables the others)."""
     out = []
     for o in info.options:
         flag = isinstance(o.default, bool)
@@ -127,6 +128,10 @@ def form_options(info: GameInfo) -> list[dict[str, Any]]:
             "value": ("false" if o.default else "true") if flag else None,
             "note": next((label for value, label in o.choices if value != o.default), "") if flag else "",
             "applies": {k: list(v) for k, v in o.applies.items()}, "only": ", ".join(_(label) for label in only),
+            "choice_applies": {
+                str(value): {k: [str(x) for x in v] for k, v in when.items()}
+                for value, when in o.choice_applies.items()
+            },
         })  # fmt: skip
     return out
 
@@ -241,6 +246,9 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
     except ServiceError as e:
         if is_json:
             return api_error(400, e.code, e.message, e.detail)
+        reason = (e.detail or {}).get("reason") if e.code == "bad_options" else None
+        if reason:  # the rules' own words on what is wrong (which option, which values it takes)
+            return error_page(request, 400, _("%(message)s Причина: %(reason)s", message=e.message, reason=reason))
         return error_page(request, 400, e.message)
     except (ValueError, ValidationError, RecursionError):  # RecursionError: hostile nesting
         if is_json:

@@ -184,6 +184,13 @@ export class ExtPlayScreen extends PlayScreen {
     if (this.aim?.cell === cell) return this.confirm();
     this.aim = { cell, notation: `${this.mode.prefix} ${cell}` };
     this.render();
+    this.showConfirm();
+  }
+
+  /** The chosen target's «Подтвердить» brought into view (a phone: it sits under the map, maybe below the fold). */
+  showConfirm() {
+    if (this.aimEl.hidden || !this.aimEl.querySelector(".bsx-confirm")) return;
+    this.aimEl.scrollIntoView({ block: "nearest", inline: "nearest" }); // the whole prompt: its text and both buttons
   }
 
   /** A click on the own grid: the manoeuvre's boat, then its cell; the repair's deck. */
@@ -209,6 +216,7 @@ export class ExtPlayScreen extends PlayScreen {
       this.aim = { cell, notation: entry.notation };
     }
     this.render();
+    if (this.aim) this.showConfirm();
   }
 
   confirm() {
@@ -335,7 +343,8 @@ export class ExtPlayScreen extends PlayScreen {
       title = t("отремонтирована");
     }
     // the figures open to this audience (own ones; everyone's after the game)
-    const fig = !this.replay && (sv?.figures || []).find((f) => f.cell === cell);
+    // the replay's from the record's setups (its boards keep only the fleets: boardData), as the setup draws them
+    const fig = this.replay ? this.replayFigure(side, cell) : (sv?.figures || []).find((f) => f.cell === cell);
     if (fig && !shot) {
       html = fig.code === "M" ? MARKS.mine() : MARKS.sweeper();
       cls.push("bsx-fig", fig.code === "M" ? "bsx-fig-mine" : "bsx-fig-sweeper");
@@ -373,6 +382,12 @@ export class ExtPlayScreen extends PlayScreen {
       this.decorateOwnMode(cell, cls);
     }
     return { cls, html: html + extra.join(""), label: labels.join(", "), title };
+  }
+
+  /** A mine or minesweeper of `side` at `cell` in the replayed record's setups (`{cell, code}`), or null. */
+  replayFigure(side, cell) {
+    const code = this.replayData?.setups?.[side]?.[cell];
+    return code === "M" || code === "T" ? { cell, code } : null;
   }
 
   /** The own scans on the attack map: the area tinted, its answer on the centre. */
@@ -469,7 +484,7 @@ export class ExtPlayScreen extends PlayScreen {
         h(
           "span",
           { class: "bsx-ability-body" },
-          h("span", { class: "bsx-ability-name" }, this.m.abilityName(a.key), a.ultimate ? h("span", { class: "bsx-ult" }, t("ульта")) : null),
+          h("span", { class: "bsx-ability-name" }, this.m.abilityName(a.key), a.ultimate ? h("span", { class: "visually-hidden" }, ", ") : null, a.ultimate ? h("span", { class: "bsx-ult" }, t("ульта")) : null),
           h("span", { class: "bsx-ability-facts" }, facts.filter(Boolean).join(" · ")),
           a.why ? h("span", { class: "bsx-why" }, whyText(a.why)) : null,
         ),
@@ -505,7 +520,10 @@ export class ExtPlayScreen extends PlayScreen {
   renderTurn() {
     super.renderTurn();
     if (this.mode && this.canAct()) {
-      this.turnEl.textContent = this.mode.kind === "area" ? t("Выберите центр: {name}", { name: this.m.abilityName(this.mode.key) }) : this.mode.kind === "move" ? t("Манёвр: катер, затем клетка на своём поле") : t("Ремонт: подбитая палуба на своём поле");
+      const name = this.m.abilityName(this.mode.key);
+      // the next step: the target, or its confirmation once chosen
+      if (this.aim) this.turnEl.textContent = this.aim.cell ? t("{name} — {cell}: подтвердите или выберите другую клетку", { name, cell: this.m.cellText(this.aim.cell) }) : t("{name} — {src} → {dst}: подтвердите или выберите другую клетку", { name, src: this.m.cellText(this.aim.src), dst: this.m.cellText(this.aim.dst) });
+      else this.turnEl.textContent = this.mode.kind === "area" ? t("Выберите центр: {name}", { name }) : this.mode.kind === "move" ? t("Манёвр: катер, затем клетка на своём поле") : t("Ремонт: подбитая палуба на своём поле");
     }
     // the newest event of the game: an ability, said as such (the opponent's named: D12)
     const last = this.events().pop();
@@ -544,6 +562,25 @@ export class ExtPlayScreen extends PlayScreen {
     return `${name}${where}${parts.length ? `: ${parts.join("; ")}` : ""}`;
   }
 
+  /** A cell's name for the log: the row letter set apart from the column («З» next to «10» reads as «310»). */
+  cellNode(cell) {
+    const text = this.m.cellText(cell);
+    const m = /^(\D+)(\d+)$/.exec(text);
+    if (!m) return text;
+    return h("span", { class: "bsx-cellname" }, h("span", { class: "bsx-cellname-row" }, m[1]), m[2]);
+  }
+
+  /** `eventText`'s line as nodes, each cell by `cellNode`. */
+  eventNodes(e) {
+    const out = [this.m.abilityName(e.ability)];
+    if (e.cell) out.push(" — ", this.cellNode(e.cell));
+    const parts = [];
+    if (e.shots.length) parts.push(e.shots.flatMap((s, i) => [i ? ", " : "", this.cellNode(s.cell), ` ${this.m.answerText(this.rules, s).toLowerCase()}`]));
+    if (e.scan && e.scan.answer != null) parts.push([scanAnswer(e.scan)]);
+    if (parts.length) out.push(": ", ...parts.flatMap((p, i) => (i ? ["; ", ...p] : p)));
+    return out.filter((x) => x !== "");
+  }
+
   renderLog() {
     const events = this.events();
     const key = `${events.length}:${allShots(this.view).length}`;
@@ -554,10 +591,10 @@ export class ExtPlayScreen extends PlayScreen {
     for (const e of [...events].reverse()) {
       const who = this.seat ? (e.side === this.seat ? t("Вы") : t("Соперник")) : SIDE_RU[e.side];
       if (e.kind === "use") {
-        this.logEl.append(h("li", { class: "bsx-log-use" }, h("span", { class: "bs-log-who" }, who), " ", h("span", { class: "bsx-log-icon", html: abilityIcon(e.ability, tierOf(this.view?.levels?.[e.side])) }), " ", this.eventText(e)));
+        this.logEl.append(h("li", { class: "bsx-log-use" }, h("span", { class: "bs-log-who" }, who), " ", h("span", { class: "bsx-log-icon", html: abilityIcon(e.ability, tierOf(this.view?.levels?.[e.side])) }), " ", ...this.eventNodes(e)));
       } else {
         const s = e.shot;
-        this.logEl.append(h("li", { class: `answer-${s.answer}` }, h("span", { class: "bs-log-who" }, who), " ", h("strong", {}, this.m.cellText(s.cell)), " — ", this.m.answerText(this.rules, s)));
+        this.logEl.append(h("li", { class: `answer-${s.answer}` }, h("span", { class: "bs-log-who" }, who), " ", h("strong", {}, this.cellNode(s.cell)), " — ", this.m.answerText(this.rules, s)));
       }
     }
   }
