@@ -189,6 +189,7 @@ def test_the_home_form_posts_the_counts_as_numbers(browsers) -> None:  # rules C
     assert options == {"board": "perelman", "mines": 2, "sweepers": 0}
     refused = b.post("/games", data={**form, "opt_board": "classic", "opt_mines": "3"})
     assert refused.status_code == 400 and "Таких правил партии нет" in refused.text
+    assert "Причина:" in refused.text and "mines" in refused.text  # which option is wrong (QA)
     assert b.post("/games", data={**form, "opt_mines": "２"}).status_code == 400  # a non-ASCII digit is no count
 
 

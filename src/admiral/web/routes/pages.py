@@ -246,7 +246,7 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
     except ServiceError as e:
         if is_json:
             return api_error(400, e.code, e.message, e.detail)
-        reason = (e.detail or {}).get("reason") if e.code == "bad_options" else None
+        reason = e.detail.get("reason") if e.code == "bad_options" and isinstance(e.detail, dict) else None
         if reason:  # the rules' own words on what is wrong (which option, which values it takes)
             return error_page(request, 400, _("%(message)s Причина: %(reason)s", message=e.message, reason=reason))
         return error_page(request, 400, e.message)
