@@ -44,9 +44,19 @@ def _wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 
 
 
 @pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Base URL of a real «Адмирал» server (uvicorn, a fresh SQLite database in a temporary directory)."""
+def server_database(tmp_path_factory: pytest.TempPathFactory) -> str | None:
+    """The ``DATABASE_URL`` of the test server :func:`server_url` starts (a fresh SQLite file), for a test that seeds
+    what a person cannot make in a few clicks (a commander's career) through the app's own stores; ``None`` when
+    ``ADMIRAL_E2E_URL`` points at a server running elsewhere."""
     if os.environ.get("ADMIRAL_E2E_URL"):
+        return None
+    return f"sqlite:///{tmp_path_factory.mktemp('e2e-data') / 'admiral.db'}"
+
+
+@pytest.fixture(scope="session")
+def server_url(server_database: str | None) -> Iterator[str]:
+    """Base URL of a real «Адмирал» server (uvicorn, a fresh SQLite database in a temporary directory)."""
+    if server_database is None:
         yield os.environ["ADMIRAL_E2E_URL"].rstrip("/")
         return
     if not CHROMIUM.exists():
@@ -56,11 +66,11 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         import admiral.web.app  # noqa: F401
     except ImportError as e:
         pytest.skip(f"the web server is not importable yet: {e}")
-    data = tmp_path_factory.mktemp("e2e-data")
+    data = Path(server_database.removeprefix("sqlite:///")).parent
     port = _free_port()
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{data / 'admiral.db'}",
+        "DATABASE_URL": server_database,
         "ENVIRONMENT": "development",
         "TEST_TIME_CONTROLS": "1",  # lets a test create a game with a clock of seconds (JSON base_ms)
         "RATE_GAMES": "1000/minute",  # the tests create games faster than a person

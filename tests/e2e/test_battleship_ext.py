@@ -6,9 +6,11 @@ One places a mine and the minesweeper by hand (tap the dock, tap a cell) and aut
 the other auto-arranges; they play by taps (phone, 360×740) or clicks (laptop, 1366×768): the abilities through
 their buttons (a sonar, an air strike, the boat's manoeuvre: each aimed, previewed and confirmed), then shots to the
 end. To finish fast the shooter aims at the target's ships as the *other* browser's own view shows them; every
-action still goes through the UI. Screenshots of setup and play in ``artifacts/e2e/battleship_ext/``. The
-ultimates (levels 4–10) and the marks that need a particular draw are covered against the engine's views in
-test_battleship_ext_client.py.
+action still goes through the UI. Screenshots of setup and play in ``artifacts/e2e/battleship_ext/``.
+
+A commander of level 4, 6 and 10 (its career seeded through the house's own credit in the test server's database)
+plays its level's ultimate and perks live. The marks that need a particular draw are covered against the engine's
+views in test_battleship_ext_client.py.
 """
 
 from __future__ import annotations
@@ -370,3 +372,217 @@ def test_home_form_limits_mines_by_board(browser, server_url, out, page_errors) 
     finally:
         ctx.close()
     assert not page_errors.errors, page_errors.errors
+
+
+# --- a commander of level 4 and more: the ultimates and the perks in a live game (C6, D8, D10, D11) ----------------
+
+
+def seed_level(page, server_url: str, server_database: str | None, level: int) -> None:
+    """Give the guest of ``page`` a career of ``level`` in «Морской бой: расширенный» through the house's own credit
+    (``ProgressService.credit`` of a lost game worth the level's XP, 0 points): what the commander would have after
+    games. The result row needs a real game: the guest creates one first and leaves it in setup."""
+    if server_database is None:
+        pytest.skip("seeding a career needs the test server's own database (not ADMIRAL_E2E_URL)")
+    from admiral.games import GAMES
+    from admiral.games.battleship_ext.progression import THRESHOLDS
+    from admiral.service.progress import ProgressService
+    from admiral.store.accounts import AccountStore
+    from admiral.store.db import make_engine
+    from admiral.web.app import COOKIE
+    from admiral.web.deps import browser_hash_of_token
+
+    create_from_home(page, server_url, "classic")
+    game_id = page.locator("#app").get_attribute("data-game-id")
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == COOKIE)
+    xp = THRESHOLDS[level - 1]
+    stats = {"outcome": "loss", "reason": "fleet_sunk", "counts": True, "shots": 1, "hits": 0, "decks": 20,
+             "decks_lost": 20, "sunk": 0, "xp": xp}  # fmt: skip
+    engine = make_engine(server_database)
+    try:
+        key = browser_hash_of_token(token)
+        got = ProgressService(AccountStore(engine)).credit(
+            game_id,
+            GAMES["battleship_ext"],
+            {"south": stats},
+            {"south": key, "north": None},
+            {"south": None, "north": None},
+        )
+    finally:
+        engine.dispose()
+    assert got["south"]["counted"], got
+
+
+def ability(page, key: str):
+    return page.locator(f".bsx-ability[data-ability={key}]")
+
+
+def decks_in(page, cells) -> int:
+    """How many whole decks of ``page``'s own fleet lie in ``cells`` (its own view tells)."""
+    ships = view(page)["sides"][seat(page)]["ships"]
+    return sum(1 for s in ships for x in s["cells"] if x in cells and x not in s["hits"])
+
+
+def use_repair(page, cell: str) -> None:
+    """«Экстренный ремонт» through its button: the hit deck on the own grid, then the confirmation."""
+    v = version(page)
+    press(page, ability(page, "repair"))
+    press(page, bs_cell(page, "own", cell))
+    assert "палуба" in page.locator(".bsx-aim-text").inner_text()
+    press(page, page.locator(".bsx-confirm"))
+    wait_version(page, v + 1)
+
+
+def finish(a, b) -> None:
+    """Shots at the other seat's whole decks until the game ends."""
+    for _ in range(300):
+        if all(p.evaluate("() => window.admiral.game.status") == "over" for p in (a, b)):
+            return
+        shooter = to_act([a, b])
+        if shooter is None:
+            a.wait_for_timeout(100)
+            continue
+        target = a if shooter is b else b
+        ships = view(target)["sides"][seat(target)]["ships"]
+        legal = {x["cell"] for x in view(shooter)["legal"] if x["type"] == "shot"}  # a repaired deck again (D10)
+        fire(shooter, next(x for s in ships for x in s["cells"] if x not in s["hits"] and x in legal))
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("level", [4, 6, 10], ids=["level-4-carpet", "level-6-satellite-mines", "level-10-repair"])
+def test_a_seeded_commander_uses_its_ultimate(browser, server_url, server_database, out, page_errors, level) -> None:
+    """C6, D8, D10, D11: a guest whose career is worth ``level`` plays a friend game (laptop against a phone) and uses
+    its level's ultimate through the UI — «Ковровый удар» 3×3 (4), «Спутник-сканер» 5×5 count (6), «Экстренный
+    ремонт» of a deck the friend hit (10) —; the perks show in play: air strike 9 (4), sonar 5 with its mine report
+    (6), the level 7 boat the friend's sonar cannot find, the air strike's 75 % (9), energy 15 of 20 (10)."""
+    contexts, a, b = two_players(browser, (LAPTOP, PHONE), page_errors)
+    prefix = f"level-{level}"
+    try:
+        seed_level(a, server_url, server_database, level)
+        link = create_from_home(a, server_url, "classic")
+        join(b, link)
+        auto(a)
+        auto(b)
+        ready(a)
+        ready(b)
+        for p in (a, b):
+            p.wait_for_selector(".bs-play")
+        me, friend = seat(a), seat(b)
+        assert view(a)["levels"] == {me: level, friend: 1} == view(b)["levels"]  # D11, D12: public
+        level_badge = a.locator(f".bsx-level[data-level='{level}']")
+        assert level_badge.count() >= 1, a.locator(".bsx-level").evaluate_all("(e) => e.map((x) => x.outerHTML)")
+        costs = {x["key"]: x["cost"] for x in view(a)["abilities"]}
+        assert costs["air"] == 9 and costs["sonar"] == 5 and costs["move"] == 3  # C6: L4, L2, L3 perks
+        assert ability(a, "air").locator(".bsx-cost").inner_text() == "⚡9"
+        ultimate = {4: "carpet", 6: "satellite", 10: "repair"}[level]
+        assert [x["key"] for x in view(a)["abilities"] if x["ultimate"]] == [ultimate]  # one ultimate a level
+        assert "ульта" in ability(a, ultimate).inner_text()
+        if level == 10:
+            assert view(a)["energy"]["max"] == 20 and "/20" in a.locator(".bsx-energy-text").inner_text()
+            facts = ability(a, "air").locator(".bsx-ability-facts").inner_text()
+            assert "75 %" in facts, facts  # L9: the air strike reveals a deck with 75 %
+            assert "25 %" in ability(a, "sonar").locator(".bsx-ability-facts").inner_text()  # L8
+        else:
+            assert view(a)["energy"]["max"] == (17 if level >= 5 else 15)  # C6: L5 max 17
+        a.screenshot(path=str(out / f"{prefix}-start.png"), full_page=True)
+
+        done: set[str] = set()
+        hit: str | None = None
+        boat: str | None = None
+        for _ in range(200):
+            if {4: {"carpet"}, 6: {"satellite", "sonar"}, 10: {"move", "stealth", "repair"}}[level] <= done:
+                break
+            shooter = to_act([a, b])
+            if shooter is None:
+                a.wait_for_timeout(100)
+                continue
+            if shooter is b:
+                if level == 10 and hit is None:  # the friend hits the commander's biggest ship: something to repair
+                    big = max(view(a)["sides"][me]["ships"], key=lambda s: len(s["cells"]))
+                    hit = big["cells"][0]
+                    fire(b, hit)
+                elif level == 10 and boat and "stealth" not in done and ready_ability(b, "sonar"):
+                    use_area(b, "sonar", boat)
+                    scan = view(b)["sides"][friend]["scans"][-1]
+                    assert scan["answer"] is False, scan  # C6 L7: the boat that manoeuvred is invisible to sonar
+                    assert "палуб нет" in b.locator(".bs-log").inner_text()
+                    done.add("stealth")
+                else:
+                    fire(b, miss_cell(b, a))
+                continue
+            if level == 4 and "carpet" not in done and ready_ability(a, "carpet"):
+                centre = targets(a, b)[0]
+                crosshairs = len(view(b)["sides"][friend]["crosshairs"])
+                use_area(a, "carpet", centre, out / f"{prefix}-carpet-confirm.png")
+                va = view(a)
+                ply = va["sides"][me]["uses"][-1]["ply"]
+                fired = [s for s in va["sides"][me]["shots"] if s["ply"] == ply]
+                assert fired and all(s["via"] == "carpet" for s in fired) and len(fired) <= 9, fired
+                assert any(s["answer"] in ("hit", "sunk") for s in fired), fired  # the centre was a deck
+                for s in fired:
+                    assert "shot" in bs_cell(a, "attack", s["cell"]).get_attribute("class")
+                a.screenshot(path=str(out / f"{prefix}-after-carpet.png"), full_page=True)
+                wait_version(b, version(a))
+                # C6: the carpet reveals two decks of the user's size-4 ship; the friend's log names the ultimate
+                assert len(view(b)["sides"][friend]["crosshairs"]) == crosshairs + 2
+                assert "Ковровый удар" in b.locator(".bs-log").inner_text()
+                b.screenshot(path=str(out / f"{prefix}-friend-sees-carpet.png"), full_page=True)
+                done.add("carpet")
+            elif level == 6 and "satellite" not in done and ready_ability(a, "satellite"):
+                centre = "e5"
+                use_area(a, "satellite", centre, out / f"{prefix}-satellite-confirm.png")
+                scan = view(a)["sides"][me]["scans"][-1]
+                assert scan["ability"] == "satellite" and len(scan["cells"]) == 25
+                assert scan["answer"] == decks_in(b, set(scan["cells"])), scan  # the count, not where
+                assert tn_decks(scan["answer"]) in a.locator(".bs-log").inner_text()
+                done.add("satellite")
+                fire(a, miss_cell(a, b))  # one ability a turn (D8): a shot ends this one
+            elif level == 6 and "satellite" in done and "sonar" not in done and ready_ability(a, "sonar"):
+                mine = next(f["cell"] for f in view(b)["sides"][friend]["figures"] if f["code"] == "M")
+                use_area(a, "sonar", mine)
+                scan = view(a)["sides"][me]["scans"][-1]
+                assert scan["ability"] == "sonar" and scan["mines"] is True, scan  # C6 L6, D11: the mine report
+                assert "есть мина" in a.locator(".bs-log").inner_text()
+                assert a.locator(".bs-grid[data-grid=attack] .bsx-scan-badge.mines").count() >= 1
+                a.screenshot(path=str(out / f"{prefix}-sonar-mine.png"), full_page=True)
+                done.add("sonar")
+                fire(a, miss_cell(a, b))
+            elif level == 10 and "move" not in done and ready_ability(a, "move"):
+                boat = use_move(a).split("-")[1]
+                done.add("move")
+            elif level == 10 and "stealth" in done and hit and ready_ability(a, "repair"):
+                use_repair(a, hit)
+                assert hit in view(a)["sides"][me]["repaired"]
+                assert "bsx-repaired" in bs_cell(a, "own", hit).get_attribute("class")
+                a.screenshot(path=str(out / f"{prefix}-after-repair.png"), full_page=True)
+                wait_version(b, version(a))
+                mark = bs_cell(b, "attack", hit)
+                assert "bsx-repaired" in mark.get_attribute("class")  # D10: the friend's hit became «отремонтирована»
+                b.screenshot(path=str(out / f"{prefix}-friend-sees-repair.png"), full_page=True)
+                done.add("repair")
+                fire(a, miss_cell(a, b))
+                wait_version(b, version(a))
+                assert any(x["cell"] == hit for x in view(b)["legal"] if x["type"] == "shot")  # and may be shot again
+                assert "can-shoot" in mark.get_attribute("class")
+            else:
+                fire(a, miss_cell(a, b))
+        else:
+            raise AssertionError(f"not everything was used: {done}")
+        assert not ability(a, ultimate).is_enabled()  # once a battle (C6)
+        assert view(a)["abilities"][-1]["why"] == "used"
+        finish(a, b)
+        for p in (a, b):
+            p.wait_for_function("() => window.admiral.game.status === 'over'")
+        a.screenshot(path=str(out / f"{prefix}-end.png"), full_page=True)
+    finally:
+        for c in contexts:
+            c.close()
+    assert not page_errors.errors, page_errors.errors
+
+
+def tn_decks(n: int) -> str:
+    """«{n} палуба/палубы/палуб» as the client says a satellite's count."""
+    if n % 10 == 1 and n % 100 != 11:
+        return f"{n} палуба"
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return f"{n} палубы"
+    return f"{n} палуб"
