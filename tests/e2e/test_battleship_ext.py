@@ -368,7 +368,7 @@ def test_home_form_limits_mines_by_board(browser, server_url, out, page_errors) 
         press(page, form.get_by_role("button", name="Создать партию"))
         page.wait_for_url(re.compile(r"/games"))
         text = page.locator("main").inner_text()
-        assert "Причина" in text and "mines" in text and "0–1" in text, text
+        assert "Причина: «Мины» на поле 10×10 «Классика» — от 0 до 1." in text, text  # in Russian, not the rules' English
     finally:
         ctx.close()
     assert not page_errors.errors, page_errors.errors

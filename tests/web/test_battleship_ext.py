@@ -4,10 +4,12 @@ reload after the careers moved (D11), the XP credited once at the end to guest c
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import pytest
 
+from admiral import i18n
 from admiral.games.battleship_ext import progression
 from admiral.web.config import Settings
 
@@ -189,8 +191,47 @@ def test_the_home_form_posts_the_counts_as_numbers(browsers) -> None:  # rules C
     assert options == {"board": "perelman", "mines": 2, "sweepers": 0}
     refused = b.post("/games", data={**form, "opt_board": "classic", "opt_mines": "3"})
     assert refused.status_code == 400 and "Таких правил партии нет" in refused.text
-    assert "Причина:" in refused.text and "mines" in refused.text  # which option is wrong (QA)
+    assert "Причина:" in refused.text and "mines" not in refused.text  # which option is wrong (QA), in Russian
+    assert "«Мины» на поле 10×10 «Классика» — от 0 до 1." in refused.text
     assert b.post("/games", data={**form, "opt_mines": "２"}).status_code == 400  # a non-ASCII digit is no count
+
+
+@pytest.mark.parametrize(
+    ("lang", "data", "words"),
+    [
+        ("ru", {"opt_board": "classic", "opt_mines": "3"}, "Причина: «Мины» на поле 10×10 «Классика» — от 0 до 1."),
+        ("en", {"opt_board": "classic", "opt_mines": "3"}, "Reason: “Mines” on the 10×10 “Classic” board is 0 to 1."),
+        ("ru", {"opt_board": "perelman", "opt_sweepers": "2"}, "«Тральщики» на поле 16×16 «Перельман» — от 0 до 1."),
+        ("en", {"opt_board": "giant", "opt_mines": "4"}, "“Mines” on the 18×18 “Giant” board is 0 to 3."),
+    ],
+)
+def test_a_refused_room_says_why_in_the_page_language(client, browsers, lang, data, words) -> None:
+    # rules C1: the rules' refusal (bad_options, its detail as data) worded by the house's catalogs, not in English
+    # on a Russian page; the JSON API keeps the rules' reason beside the explanation
+    b = browsers()
+    headers = {"cookie": f"{b.headers['cookie']}; {i18n.COOKIE}={lang}"}
+    form = {"opponent": "friend", "time_control": "10+5", "game": "battleship_ext", **data}
+    refused = b.post("/games", data=form, headers=headers)
+    assert refused.status_code == 400
+    text = html.unescape(refused.text)
+    assert words in text, text[text.find("<main") :][:800]
+    assert ("Таких правил партии нет" in text) == (lang == "ru") and "is an int" not in text
+    options = {"board": data["opt_board"], "mines": int(data.get("opt_mines", 1)), "sweepers": 1}
+    options["sweepers"] = int(data.get("opt_sweepers", 1))
+    api = b.post("/games", json={"opponent": "friend", "game": "battleship_ext", "options": options}, headers=headers)
+    detail = api.json()["error"]["detail"]
+    assert (
+        "is an int 0–" in detail["reason"]
+        and words.removeprefix("Причина: ").removeprefix("Reason: ") == (detail["explained"])
+    )
+
+
+def test_a_refused_classic_option_says_why_in_russian(browsers) -> None:  # rules D3: a salvo only under Hasbro
+    b = browsers()
+    r = b.post(
+        "/games", json={"opponent": "friend", "game": "battleship", "options": {"rules": "classic", "salvo": True}}
+    )
+    assert r.json()["error"]["detail"]["explained"] == "«Залп» бывает только в правилах «Hasbro»."
 
 
 def test_saved_setups_are_listed_for_the_room_they_were_saved_under(browsers) -> None:  # QA: GET read "3" as text
@@ -210,3 +251,44 @@ def test_saved_setups_are_listed_for_the_room_they_were_saved_under(browsers) ->
     assert me.get("/api/setups?game=battleship_ext&board=giant&mines=2&sweepers=1").json() == []
     bad = me.get("/api/setups?game=battleship_ext&board=giant&mines=three&sweepers=1")
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_options"
+
+
+def test_a_timed_game_runs_the_clock_of_the_side_to_act_and_ends_on_its_flag(browsers) -> None:
+    # rules C3, C5, D8 with a time control: a shot that misses hands the turn (and the clock, with the increment) over,
+    # a hit and a sonar keep it; the side that lets its time run out loses by «flag», and the seed is shown (D13)
+    base, inc = 4000, 3000  # an increment well above the thinking time of these scripted moves
+    game_id, south, north = start_game(
+        browsers, game="battleship_ext", options={"board": "classic"}, base_ms=base, increment_ms=inc
+    )
+    with south.ws(game_id) as sws, north.ws(game_id) as nws:
+        wss = {"south": sws, "north": nws}
+        snaps = _ready(wss, 1, 1)
+        first = snaps["south"]["view"]["to_act"]
+        other = "north" if first == "south" else "south"
+        clocks = snaps["south"]["game"]["clocks"]
+        assert clocks["running"] == first and 0 < clocks[f"{first}_ms"] <= base and clocks[f"{other}_ms"] == base
+        own = {side: _own(snaps[side], side) for side in wss}
+        sonar = next(a for a in snaps[first]["view"]["legal"] if a["type"] == "area" and a["ability"] == "sonar")
+        snaps = _act(wss, snaps, first, f"sonar {sonar['cells'][0]}")  # does not use the turn: the clock runs on
+        assert snaps[other]["game"]["clocks"]["running"] == first and snaps[first]["view"]["to_act"] == first
+        deck = sorted(own[other][0])[0]
+        snaps = _act(wss, snaps, first, deck)  # a hit shoots again: the same clock
+        assert snaps[first]["view"]["sides"][first]["shots"][-1]["answer"] in ("hit", "sunk")
+        assert snaps[other]["game"]["clocks"]["running"] == first
+        before = snaps[first]["game"]["clocks"][f"{first}_ms"]
+        shots = [a["cell"] for a in snaps[first]["view"]["legal"] if a["type"] == "shot"]
+        empty = next(c for c in shots if c not in own[other][0] and c not in own[other][1])
+        snaps = _act(wss, snaps, first, empty)  # a miss: the turn passes, with its increment
+        clocks = snaps[other]["game"]["clocks"]
+        assert clocks["running"] == other and snaps[other]["view"]["to_act"] == other
+        assert before < clocks[f"{first}_ms"] <= before + inc
+        # the other side thinks for ever: its flag falls on the server
+        end = {side: snapshot(ws, status="over") for side, ws in wss.items()}
+    game = end["south"]["game"]
+    assert game["result"] == {"winner": first, "reason": "flag"} and game["clocks"][f"{other}_ms"] == 0
+    assert game["clocks"]["running"] is None and game["clocks"][f"{first}_ms"] > 0
+    for side in wss:
+        view = end[side]["view"]
+        assert view["result"]["winner"] == first and view["chance"]["seed"] is not None  # D13: the seed at the end
+    record = south.get(f"/api/games/{game_id}/record.json").json()
+    assert record["actions"][-1] == f"flag {other}", record["actions"][-3:]

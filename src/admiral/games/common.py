@@ -17,21 +17,29 @@ from enum import Enum
 from typing import Any, ClassVar
 
 __all__ = [
-    "IllegalAction", "InvalidSetup", "RecordedGame", "RecordedRuleset", "Result", "SetupProblem", "record_parts",
-    "record_setups", "Record",
+    "OPTION_REFUSALS", "IllegalAction", "InvalidSetup", "RecordedGame", "RecordedRuleset", "Result", "SetupProblem",
+    "record_parts", "record_setups", "Record",
 ]  # fmt: skip
+
+#: Why room options are refused (``bad_options``' ``detail["why"]``): an option the game does not have
+#: (``option``), a value it does not take (``option``, ``value``), a count outside its range on a board
+#: (``option``, ``value``, ``board``, ``low``, ``high``), an option that needs other rules (``option``, ``rules``).
+OPTION_REFUSALS = ("unknown", "choice", "range", "not_applicable")
 
 
 class IllegalAction(ValueError):
     """Illegal input of any kind: an illegal action, a malformed notation, an invalid setup or options.
 
     ``code`` is stable (the server maps it to its error reply; each game lists its own codes); ``reason`` is an
-    English sentence for a person. The state an illegal action was tried on is left untouched."""
+    English sentence for a person; ``detail`` the facts behind it as data, for the house to say them in the
+    player's language (``bad_options``: ``{"why", "option", …}``, :data:`OPTION_REFUSALS`). The state an illegal
+    action was tried on is left untouched."""
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: str, reason: str, detail: Mapping[str, Any] | None = None) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
+        self.detail: dict[str, Any] = dict(detail or {})
 
     def __repr__(self) -> str:
         return f"IllegalAction({self.code!r}, {self.reason!r})"

@@ -36,12 +36,14 @@ SIDES: tuple[str, str] = ("south", "north")
 class RuleError(Exception):
     """Illegal input to a game's rules: ``code`` is the game's stable code (``bad_notation``, ``not_your_turn``,
     ``already_shot``…), ``reason`` a sentence a person can read (English in the engine; the session layer shows
-    the catalog's text for ``code`` where it has one)."""
+    the catalog's text for ``code`` where it has one); ``detail``: the facts behind it as data
+    (:attr:`IllegalAction.detail <admiral.games.common.IllegalAction>`), ``{}`` when there are none."""
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: str, reason: str, detail: Mapping[str, Any] | None = None) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
+        self.detail: dict[str, Any] = dict(detail or {})
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from typing import Any
 from admiral.games import DEFAULT_GAME, GAMES, GameInfo, RuleError, Ruleset
 from admiral.i18n import _
 
-from .errors import ServiceError
+from .errors import ServiceError, option_refusal
 
 __all__ = [
     "AI_LEVELS", "DAYS_PER_MOVE", "DAY_MS", "TIME_CONTROLS", "GameSettings", "checked_options", "hash_token",
@@ -90,15 +90,20 @@ def checked_options(
 ) -> tuple[Ruleset, dict[str, Any]]:
     """The ruleset of ``game`` among ``rulesets`` and the room ``options`` as it checked them.
 
-    :raises ServiceError: ``unknown_game``; ``bad_options`` (the rules' own reason in ``detail.reason``)."""
+    :raises ServiceError: ``unknown_game``; ``bad_options`` (the rules' own reason in ``detail.reason``, English; in
+        ``detail.explained`` the same in the request's language when the house can word it: :func:`option_refusal`,
+        else ``null``)."""
     rules = rulesets.get(game)
     if rules is None:
         raise ServiceError("unknown_game", _("Такой игры на сайте нет."))
     try:
         return rules, rules.options(options or {})
     except RuleError as e:
+        explained = option_refusal(rules.info, getattr(e, "detail", None))
         raise ServiceError(
-            "bad_options", _("Таких правил партии нет: проверьте выбранные настройки."), {"reason": e.reason}
+            "bad_options",
+            _("Таких правил партии нет: проверьте выбранные настройки."),
+            {"reason": e.reason, "explained": explained},
         ) from None
 
 

@@ -108,7 +108,7 @@ _ENTRY_PROBLEMS = frozenset({"bad_cell", "unknown_code", "overlap"})
 
 
 def _err(e: IllegalAction) -> RuleError:
-    return RuleError(e.code, e.reason)
+    return RuleError(e.code, e.reason, e.detail)
 
 
 def _rules(options: Mapping[str, Any] | None) -> Rules:

@@ -246,8 +246,11 @@ async def create_game(request: Request, service: ServiceDep, settings: SettingsD
     except ServiceError as e:
         if is_json:
             return api_error(400, e.code, e.message, e.detail)
-        reason = e.detail.get("reason") if e.code == "bad_options" and isinstance(e.detail, dict) else None
-        if reason:  # the rules' own words on what is wrong (which option, which values it takes)
+        detail = e.detail if e.code == "bad_options" and isinstance(e.detail, dict) else {}
+        # what is wrong (which option, which values it takes) in the page's language; the rules' own English words
+        # only when the house cannot word them
+        reason = detail.get("explained") or detail.get("reason")
+        if reason:
             return error_page(request, 400, _("%(message)s Причина: %(reason)s", message=e.message, reason=reason))
         return error_page(request, 400, e.message)
     except (ValueError, ValidationError, RecursionError):  # RecursionError: hostile nesting

@@ -171,15 +171,17 @@ def rules_from_options(options: Mapping[str, Any] | None) -> Rules:
     for name, value in options.items():
         allowed = _OPTION_VALUES.get(name)
         if allowed is None:
-            raise IllegalAction("bad_options", f"unknown option {name!r} (options: {', '.join(_OPTION_VALUES)})")
+            reason = f"unknown option {name!r} (options: {', '.join(_OPTION_VALUES)})"
+            raise IllegalAction("bad_options", reason, {"why": "unknown", "option": name})
         if not any(type(value) is type(a) and value == a for a in allowed):
-            raise IllegalAction("bad_options", f"option {name!r} must be one of {list(allowed)}, not {value!r}")
+            reason = f"option {name!r} must be one of {list(allowed)}, not {value!r}"
+            raise IllegalAction("bad_options", reason, {"why": "choice", "option": name, "value": value})
     key = options.get("rules", "classic")
     for name, keys in _APPLIES.items():
         if name in options and key not in keys and options[name] != _OPTION_VALUES[name][0]:
-            raise IllegalAction(
-                "bad_options", f"option {name!r} applies only under the rules {', '.join(keys)}, not {key!r}"
-            )
+            reason = f"option {name!r} applies only under the rules {', '.join(keys)}, not {key!r}"
+            detail = {"why": "not_applicable", "option": name, "rules": list(keys)}
+            raise IllegalAction("bad_options", reason, detail)
     base = RULES[key]
     if key != "hasbro":
         return base

@@ -82,15 +82,19 @@ def rules_from_options(options: Mapping[str, Any] | None) -> ExtRules:
     merged = {**DEFAULT_OPTIONS, **(options or {})}
     for name in merged:
         if name not in DEFAULT_OPTIONS:
-            raise IllegalAction("bad_options", f"unknown option {name!r} (options: {', '.join(DEFAULT_OPTIONS)})")
+            reason = f"unknown option {name!r} (options: {', '.join(DEFAULT_OPTIONS)})"
+            raise IllegalAction("bad_options", reason, {"why": "unknown", "option": name})
     board = merged["board"]
     if not isinstance(board, str) or board not in BOARDS:
-        raise IllegalAction("bad_options", f"option 'board' must be one of {list(BOARDS)}, not {board!r}")
+        reason = f"option 'board' must be one of {list(BOARDS)}, not {board!r}"
+        raise IllegalAction("bad_options", reason, {"why": "choice", "option": "board", "value": board})
     base, most_mines = BOARDS[board]
     for name, top in (("mines", most_mines), ("sweepers", 1)):
         value = merged[name]
         if type(value) is not int or not 0 <= value <= top:
-            raise IllegalAction("bad_options", f"option {name!r} on the {board} board is an int 0–{top}, not {value!r}")
+            reason = f"option {name!r} on the {board} board is an int 0–{top}, not {value!r}"
+            detail = {"why": "range", "option": name, "value": value, "board": board, "low": 0, "high": top}
+            raise IllegalAction("bad_options", reason, detail)
     return ExtRules(
         base.key, base.board, base.fleet, False, True, False, True, board, merged["mines"], merged["sweepers"]
     )
