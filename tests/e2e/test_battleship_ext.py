@@ -19,7 +19,7 @@ import re
 
 import pytest
 
-from .ui import PHONE, TIMEOUT_MS, version, wait_version
+from .ui import PHONE, TIMEOUT_MS, touch_drag, version, wait_version
 from .ui import press as _press
 
 try:  # the game is HOUSE's registry entry (ext-house): until it is merged there is nothing to play
@@ -339,6 +339,85 @@ def test_phone_zoom_of_the_giant_attack_map(browser, server_url, out, page_error
     assert not page_errors.errors, page_errors.errors
 
 
+def finger_pan(page, frame, dx: float, dy: float) -> None:
+    """A finger dragged across the middle of ``frame`` by ``(dx, dy)`` px (touch events through the DevTools
+    protocol, so the browser's own touch scrolling answers them)."""
+    box = frame.bounding_box()
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, 11):
+        point = {"x": x0 + dx * i / 10, "y": y0 + dy * i / 10}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+    page.wait_for_timeout(600)
+
+
+def test_phone_zoom_of_the_giant_setup_grid(browser, server_url, out, page_errors) -> None:
+    """Issue 20: at 360×740 with touch, the 18×18 setup grid (cells ~18 px fitted) zooms with «+» like the attack
+    map; a finger on an empty cell pans the frame without placing anything; a tap on the dock then a tap on the zoomed
+    grid places a mine in the far corner and a ship in the middle; a placed ship still drags by touch; the page never
+    scrolls sideways."""
+    ctx = browser.new_context(**PHONE)
+    page = page_errors(ctx.new_page(), "creator")
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        create_from_home(page, server_url, "giant")
+        grid = page.locator(".bs-grid[data-grid=setup]")
+        cell = grid.locator(".bs-cell").first
+        fitted = cell.bounding_box()["width"]
+        assert fitted < 24, fitted  # why it needs a zoom: 18 cells across 360 px
+        page.screenshot(path=str(out / "giant-phone-setup-fitted.png"))
+        zoom_in = page.locator(".bs-setup .zoom-in")
+        for _ in range(3):
+            press(page, zoom_in)
+        assert cell.bounding_box()["width"] >= fitted * 1.9
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
+        frame = page.locator(".bs-setup .zoom-frame")
+        assert frame.evaluate("(f) => f.scrollWidth > f.clientWidth")
+
+        finger_pan(page, frame, -150, 0)  # a finger on empty water pans, places nothing
+        left = frame.evaluate("(f) => f.scrollLeft")
+        assert left > 50, left
+        assert grid.locator(".bs-cell.ship, .bsx-fig").count() == 0
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
+
+        press(page, page.locator(".bs-dock-item[data-code=M]"))  # tap the dock, then the far corner
+        frame.evaluate("(f) => { f.scrollLeft = f.scrollWidth; f.scrollTop = f.scrollHeight; }")
+        corner = bs_cell(page, "setup", "r18")
+        corner.scroll_into_view_if_needed()
+        box = corner.bounding_box()
+        assert box["x"] + box["width"] <= 360 and box["width"] >= 30, box
+        _press(page, corner)
+        page.wait_for_function("() => document.querySelector(\"[data-cell='r18']\").classList.contains('bsx-fig')")
+
+        press(page, page.locator(".bs-dock-item[data-code='5']"))  # a super-battleship in the middle
+        frame.evaluate("(f) => { f.scrollLeft = (f.scrollWidth - f.clientWidth) / 2; }")
+        middle = bs_cell(page, "setup", "h7")
+        middle.scroll_into_view_if_needed()
+        _press(page, middle)
+        page.wait_for_function("() => document.querySelectorAll('[data-grid=setup] .bs-cell.ship').length === 5")
+        ship = grid.locator(".bs-cell.ship").evaluate_all("(es) => es.map((e) => e.dataset.cell)")
+        assert ship[0] == "h7" and len(ship) == 5, ship
+        page.screenshot(path=str(out / "giant-phone-setup-zoomed.png"))
+
+        bow = bs_cell(page, "setup", "h7")  # a placed ship still drags on the zoomed grid: two rows down
+        bow.scroll_into_view_if_needed()
+        touch_drag(page, bow, bs_cell(page, "setup", "j7"))
+        page.wait_for_function("() => document.querySelector(\".bs-cell[data-cell='j7']\").classList.contains('ship')")
+        assert "ship" not in bs_cell(page, "setup", "h7").get_attribute("class")
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
+        page.screenshot(path=str(out / "giant-phone-setup-dragged.png"), full_page=True)
+
+        press(page, page.locator(".bs-setup .zoom-fit"))  # back to the whole board, the pieces kept
+        assert abs(cell.bounding_box()["width"] - fitted) < 1
+        assert grid.locator(".bs-cell.ship").count() == 5 and grid.locator(".bsx-fig").count() == 1
+    finally:
+        ctx.close()
+    assert not page_errors.errors, page_errors.errors
+
+
 def test_home_form_limits_mines_by_board(browser, server_url, out, page_errors) -> None:
     """QA F2: 2–3 mines only on the larger boards (``Option.choice_applies``): on «Классика» they are disabled and
     a selection of them goes back to the default; a refused combination sent anyway names the rules' reason."""
@@ -368,7 +447,7 @@ def test_home_form_limits_mines_by_board(browser, server_url, out, page_errors) 
         press(page, form.get_by_role("button", name="Создать партию"))
         page.wait_for_url(re.compile(r"/games"))
         text = page.locator("main").inner_text()
-        assert "Причина: «Мины» на поле 10×10 «Классика» — от 0 до 1." in text, text  # in Russian, not the rules' English
+        assert "Причина: «Мины» на поле 10×10 «Классика» — от 0 до 1." in text, text  # Russian, not the rules' English
     finally:
         ctx.close()
     assert not page_errors.errors, page_errors.errors

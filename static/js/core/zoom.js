@@ -11,9 +11,11 @@ const DRAG_PX = 6;
 export class ZoomPan {
   /**
    * @param {HTMLElement} content the board (it goes inside the frame)
-   * @param {{cell: () => number, setCell: (px: number|null) => void, min?: number, max?: number, step?: number}} opts
+   * @param {{cell: () => number, setCell: (px: number|null) => void, min?: number, max?: number, step?: number,
+   *          pans?: (ev: PointerEvent) => boolean}} opts
    *        `cell()`: a cell's size now (px); `setCell(px)`: draw cells `px` wide (null: the page's own size, the
-   *        board fitted); `min`/`max`: the range of `px`; `step`: the factor of «+» and «−»
+   *        board fitted); `min`/`max`: the range of `px`; `step`: the factor of «+» and «−»; `pans(ev)`: whether a
+   *        mouse press may pan the board (a setup's press on a ship drags the ship instead)
    */
   constructor(content, opts) {
     this.opts = { min: 14, max: 44, step: 1.3, ...opts };
@@ -94,7 +96,7 @@ export class ZoomPan {
     let press = null;
     let swallow = false;
     this.frame.addEventListener("pointerdown", (ev) => {
-      if (ev.pointerType !== "mouse" || ev.button !== 0) return;
+      if (ev.pointerType !== "mouse" || ev.button !== 0 || (this.opts.pans && !this.opts.pans(ev))) return;
       press = { x: ev.clientX, y: ev.clientY, left: this.frame.scrollLeft, top: this.frame.scrollTop, moved: false };
     });
     window.addEventListener("pointermove", (ev) => {

@@ -2,10 +2,14 @@
 // room's board, its fleet and, in the same dock, the room's mines (an orange circle) and minesweeper (a triangle),
 // each a one-cell figure dragged or tapped onto the grid. Every figure keeps the no-touch rule with every other; the
 // server's problems name the figures and cells, numbered on the board (both figures of a touching pair marked) and
-// listed under it. Saved setups are kept per variant («<board>-<mines>-<sweepers>»).
+// listed under it. Saved setups are kept per variant («<board>-<mines>-<sweepers>»). On the 16×16 and 18×18 boards
+// the grid sits in a zoom frame (core/zoom.js, as the attack map in play): on a phone «+» makes the cells a finger's
+// size, a finger on an empty cell pans the frame, a tap still places the piece picked in the dock, and a press on a
+// placed ship or figure still drags it.
 
 import { h } from "../../core/dom.js";
 import { t } from "../../core/t.js";
+import { ZoomPan } from "../../core/zoom.js";
 import { SetupScreen } from "../battleship/setup.js";
 import { MARKS } from "./icons.js";
 
@@ -24,6 +28,23 @@ export class ExtSetupScreen extends SetupScreen {
     this.root.querySelector(".bs-layout")?.classList.add(`bsx-n${m.width}`);
     this.root.querySelector(".bs-setup")?.style.setProperty("--bsx-cols", String(m.width));
     this.addLegend();
+  }
+
+  build() {
+    super.build();
+    if (this.m.width <= 10) return; // a 10×10 grid fits a phone at a finger's size
+    const grid = this.grid.root;
+    const parent = grid.parentElement;
+    const next = grid.nextSibling;
+    const cellPx = () => grid.querySelector(".bs-cell")?.getBoundingClientRect().width || 20;
+    this.zoom = new ZoomPan(grid, {
+      cell: cellPx,
+      setCell: (px) => (px == null ? grid.style.removeProperty("--bs-cell") : grid.style.setProperty("--bs-cell", `${px}px`)),
+      min: 14,
+      max: 44,
+      pans: (ev) => !ev.target.closest?.(".ship, .bsx-fig"),
+    });
+    parent.insertBefore(this.zoom.el, next);
   }
 
   variant() {
