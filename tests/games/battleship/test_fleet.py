@@ -56,6 +56,7 @@ class TestOptions:
         with pytest.raises(IllegalAction) as e:
             rules_from_options(raw)
         assert e.value.code == "bad_options" and "applies only under" in e.value.reason
+        assert e.value.detail["why"] == "not_applicable" and e.value.detail["rules"] == ["hasbro"]
 
     def test_their_defaults_are_accepted_under_classic(self):
         assert rules_from_options({"rules": "classic", "salvo": False, "named": True}) is CLASSIC

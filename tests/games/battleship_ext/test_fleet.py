@@ -19,6 +19,7 @@ from admiral.games.battleship_ext.rules import (
     start_energy,
     ultimate_of,
 )
+from admiral.games.common import OPTION_REFUSALS
 
 
 class TestBoards:
@@ -88,6 +89,13 @@ class TestOptions:
         with pytest.raises(IllegalAction) as e:
             rules_from_options(options)
         assert e.value.code == "bad_options" and word in e.value.reason
+        assert e.value.detail["option"] == word and e.value.detail["why"] in OPTION_REFUSALS  # for the house to word
+
+    def test_a_count_out_of_range_gives_the_range_as_data(self):  # rules C1; the room form words it (issue 20)
+        with pytest.raises(IllegalAction) as e:
+            rules_from_options({"board": "classic", "mines": 3})
+        detail = {"why": "range", "option": "mines", "value": 3, "board": "classic", "low": 0, "high": 1}
+        assert e.value.detail == detail
 
     def test_setup_variant(self):  # docs/battleship_ext.md: saved setups per variant
         assert setup_variant({}) == "classic-1-1"
