@@ -40,7 +40,7 @@ Decisions this engine takes where NAVAL_GAME.md leaves room (each tested, each a
 >>> [str(e) for e in s.apply(Order.parse("d2-d3"))]
 ['south G1 d2-d3']
 >>> s.to_act, s.ply, len(s.legal_actions())
-(<Side.NORTH: 1>, 1, 29)
+(<Side.NORTH: 1>, 1, 38)
 """
 
 from __future__ import annotations
