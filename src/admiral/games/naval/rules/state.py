@@ -749,7 +749,7 @@ class GameState:
         side, ship, order = self.to_move, plan.ship, plan.order
         events: list[Event] = []
         sunk_before = len(self.sunk)
-        if order.mine is not None and not order.mine_after:
+        if order.mine is not None and not order.mine_after and order.verb is not Verb.NONE:
             events.append(self._mine(side, order.mine))
         if order.verb is Verb.TURN:
             assert plan.facing is not None
