@@ -122,6 +122,23 @@ def test_a_games_rules_import_nothing_of_the_project(path: Path) -> None:
     assert bad == set(), f"{path} imports {bad}"
 
 
+@pytest.mark.parametrize(
+    "path", [p for g in _game_packages() for p in sorted((g / "rules").rglob("*.py"))], ids=lambda p: str(p)
+)
+def test_a_games_rules_import_only_the_standard_library_and_the_project(path: Path) -> None:
+    """DESIGN.md: the rules are pure — no third-party package (no pydantic, no i18n catalogs, nothing to install)."""
+    import sys
+
+    bad = {m for m in _imports(path) if m.split(".")[0] not in (*sys.stdlib_module_names, "admiral")}
+    assert bad == set(), f"{path} imports {bad}"
+
+
+def test_every_games_rules_are_checked() -> None:
+    """Guard against a vacuous pass: each game's rules package is found, «Военно-морская игра»'s included."""
+    keys = {p.name for p in _game_packages() if (p / "rules").is_dir()}
+    assert {"admiral", "battleship", "battleship_ext", "naval"} <= keys
+
+
 def test_games_do_not_import_the_layers_above() -> None:
     for path in _files("games"):
         bad = {m for m in _imports(path) if _layer(m) in {"service", "web", "store", "bus"}}

@@ -1,7 +1,9 @@
 """What the consistency suite (:mod:`tests.games.test_consistency`) needs to know of each game beyond its ruleset:
 the room options to play under, how many random games, and how to make a world the other side cannot tell apart.
 
-Every game of the registry must have an entry here: the suite fails for a game without one.
+Every game of the registry must have an entry here: the suite fails for a game without one. A game not yet in the
+public registry (no client, no bots: it would be offered on the home page half-built) enters the suite through
+its hook's ``ruleset``: «Военно-морская игра» (issue 21) does so until the house registers it.
 """
 
 from __future__ import annotations
@@ -23,13 +25,18 @@ class Hooks:
     side, rng)``: setups for ``side`` that differ from its own only in facts the other side never learned (the
     suite replays the record with each, skips those where an action turns illegal or the ``outcome`` differs, and
     checks the other side's and the spectators' views byte for byte); ``outcome(rules, game)``: the public
-    outcome two indistinguishable worlds must share."""
+    outcome two indistinguishable worlds must share. ``ruleset``: for a game outside the registry
+    (:data:`admiral.games.GAMES`), its ruleset, so that the suite plays it all the same. ``open_information``: the
+    game hides nothing from the other seat (an open board; only the die's seed until the end): instead of worlds
+    the other seat cannot tell apart, the suite checks that both seats and the spectators see the same board."""
 
     option_sets: tuple[dict[str, Any], ...] = ({},)
     games: int = 20
     max_plies: int = 400
     alternatives: Callable[[Ruleset, Any, str, random.Random], Iterator[dict[str, str]]] = lambda *a: iter(())
     outcome: Callable[[Ruleset, Any], Any] = field(default=lambda rules, game: rules.result(game))
+    ruleset: Ruleset | None = None
+    open_information: bool = False
 
 
 def _admiral_hidden(game: Any, side: Side) -> list[int]:
@@ -153,7 +160,14 @@ def _battleship_ext_outcome(rules: Ruleset, game: Any) -> Any:
     )
 
 
-#: Each game of the registry by key.
+def _naval() -> Ruleset:
+    """«Военно-морская игра»'s ruleset (not in the public registry yet: issue 21)."""
+    from admiral.games.naval import NavalRuleset
+
+    return NavalRuleset()
+
+
+#: Each game of the registry by key (and the games the suite plays before they are registered).
 HOOKS: dict[str, Hooks] = {
     "admiral": Hooks(games=12, max_plies=500, alternatives=_admiral_alternatives, outcome=_admiral_outcome),
     "battleship": Hooks(
@@ -180,4 +194,12 @@ HOOKS: dict[str, Hooks] = {
         alternatives=_battleship_ext_alternatives,
         outcome=_battleship_ext_outcome,
     ),
+    "naval": Hooks(games=12, max_plies=400, ruleset=_naval(), open_information=True),
 }
+
+
+def rulesets() -> dict[str, Ruleset]:
+    """Every game the suite plays by key: the registry's, then those only the hooks name."""
+    from admiral.games import GAMES
+
+    return {**GAMES, **{key: h.ruleset for key, h in HOOKS.items() if h.ruleset is not None and key not in GAMES}}

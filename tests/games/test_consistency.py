@@ -8,7 +8,11 @@ every game): random games through the whole :class:`~admiral.games.Ruleset` API,
 - views are JSON-ready and deterministic, and the record rebuilds the game: same views at every ply;
 - the end actions end the game and nothing is accepted after the end;
 - a seat's and a spectator's views are the same, byte for byte, in a world where the other seat's hidden facts
-  differ (:attr:`tests.games.hooks.Hooks.alternatives`).
+  differ (:attr:`tests.games.hooks.Hooks.alternatives`); for a game of open information
+  (:attr:`tests.games.hooks.Hooks.open_information`) every audience sees the same board and no one the seed
+  before the end.
+
+The games are the registry's and those a hook brings before they are registered (:func:`tests.games.hooks.rulesets`).
 
 ``ADMIRAL_CONSISTENCY_SCALE`` multiplies the number of games (default 1; a long run: 10).
 """
@@ -25,7 +29,9 @@ import pytest
 
 from admiral.games import GAMES, SIDES, RuleError, Ruleset
 
-from .hooks import HOOKS, Hooks
+from .hooks import HOOKS, Hooks, rulesets
+
+RULESETS = rulesets()
 
 SCALE = float(os.environ.get("ADMIRAL_CONSISTENCY_SCALE", "1"))
 AUDIENCES = (*SIDES, "spectator")
@@ -44,12 +50,20 @@ def notations_of(legal: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def _cases() -> list[tuple[str, int, dict[str, Any]]]:
+def _cases(*, hidden: bool | None = None) -> list[tuple[str, int, dict[str, Any]]]:
+    """(key, option set, options) of every game the suite plays; ``hidden``: only the games with hidden facts
+    (``True``) or of open information (``False``)."""
     return [
         (key, i, options)
-        for key in GAMES
+        for key in RULESETS
+        if hidden is None or key not in HOOKS or HOOKS[key].open_information is not hidden
         for i, options in enumerate(HOOKS[key].option_sets if key in HOOKS else ({},))
     ]
+
+
+def test_every_registered_game_is_played() -> None:
+    assert set(GAMES) <= set(RULESETS)
+    assert "naval" in RULESETS  # until it is registered, through its hook (issue 21)
 
 
 def _dump(view: dict[str, Any]) -> str:
@@ -140,7 +154,7 @@ def _rebuild(rules: Ruleset, record: dict[str, Any], setups: dict[str, Any] | No
 @pytest.mark.parametrize(("key", "option_set", "options"), _cases(), ids=lambda v: str(v))
 def test_random_play_is_consistent(key: str, option_set: int, options: dict[str, Any]) -> None:
     assert key in HOOKS, f"the game {key!r} has no consistency hooks (tests/games/hooks.py)"
-    rules, hooks = GAMES[key], HOOKS[key]
+    rules, hooks = RULESETS[key], HOOKS[key]
     ended = 0
     for n in range(max(1, int(hooks.games * SCALE))):
         game, views = _play(rules, hooks, options, seed=1000 * option_set + n)
@@ -159,9 +173,9 @@ def test_random_play_is_consistent(key: str, option_set: int, options: dict[str,
     assert ended > 0, f"no random game of {key} ended within {hooks.max_plies} plies"
 
 
-@pytest.mark.parametrize(("key", "option_set", "options"), _cases(), ids=lambda v: str(v))
+@pytest.mark.parametrize(("key", "option_set", "options"), _cases(hidden=True), ids=lambda v: str(v))
 def test_a_seat_cannot_tell_the_other_seats_hidden_facts(key: str, option_set: int, options: dict[str, Any]) -> None:
-    rules, hooks = GAMES[key], HOOKS[key]
+    rules, hooks = RULESETS[key], HOOKS[key]
     checked = 0
     for n in range(max(1, int(hooks.games * SCALE) // 4)):
         rng = random.Random(7000 + 1000 * option_set + n)
@@ -195,3 +209,28 @@ def test_a_seat_cannot_tell_the_other_seats_hidden_facts(key: str, option_set: i
                 checked += 1
                 break
     assert checked > 0, f"no indistinguishable world was found for {key} {options}: the check is vacuous"
+
+
+def _board(view: dict[str, Any]) -> str:
+    """A view without what is its audience's own: who it is for and the orders it may give."""
+    return _dump({k: v for k, v in view.items() if k not in ("audience", "legal")})
+
+
+@pytest.mark.parametrize(("key", "option_set", "options"), _cases(hidden=False), ids=lambda v: str(v))
+def test_an_open_game_shows_every_audience_the_same_board(key: str, option_set: int, options: dict[str, Any]) -> None:
+    """Open information (e.g. NAVAL_GAME.md §5, §7.6): both seats and the spectators see the same board at every
+    ply; the seed of the game's chance (its commitment shown) appears in no view before the end and in every view
+    after it."""
+    rules, hooks = RULESETS[key], HOOKS[key]
+    for n in range(max(1, int(hooks.games * SCALE) // 4)):
+        game, _views = _play(rules, hooks, options, seed=9000 + 1000 * option_set + n)
+        record = rules.record(game)
+        seed_hex = (record["settings"]["seed"] % (1 << 256)).to_bytes(32, "big").hex()
+        again = _rebuild(rules, record)
+        for action in [None, *record["actions"]]:
+            if action is not None:
+                rules.apply(again, action)
+            views = [rules.view(again, a) for a in AUDIENCES]
+            assert len({_board(v) for v in views}) == 1, (key, n, rules.ply(again))
+            over = rules.result(again) is not None
+            assert all((seed_hex in _dump(v)) is over for v in views), (key, n, rules.ply(again))

@@ -1,6 +1,7 @@
 """What the rules of every game of the house share (standard library only, like the rules themselves): the
-exception for bad input, a setup's problems, a result, and a game with its record. Each game's rules import
-these and add their own (the way python-chess's variants extend one board); the session never imports them.
+exception for bad input, a setup's problems, a result, a game with its record, and the fair-chance generator that
+every game drawing at random uses (:func:`draw` from a committed seed). Each game's rules import these and add
+their own (the way python-chess's variants extend one board); the session never imports them.
 
 >>> e = IllegalAction("already_shot", "b5 was shot already")
 >>> e.code, str(e), e
@@ -10,6 +11,8 @@ these and add their own (the way python-chess's variants extend one board); the 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import hmac
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -18,7 +21,7 @@ from typing import Any, ClassVar
 
 __all__ = [
     "OPTION_REFUSALS", "IllegalAction", "InvalidSetup", "RecordedGame", "RecordedRuleset", "Result", "SetupProblem",
-    "record_parts", "record_setups", "Record",
+    "commitment", "draw", "record_parts", "record_setups", "Record", "seed_bytes",
 ]  # fmt: skip
 
 #: Why room options are refused (``bad_options``' ``detail["why"]``): an option the game does not have
@@ -43,6 +46,51 @@ class IllegalAction(ValueError):
 
     def __repr__(self) -> str:
         return f"IllegalAction({self.code!r}, {self.reason!r})"
+
+
+# -- fair chance ------------------------------------------------------------------------------------------------
+# One generator for every game that draws at random (BATTLESHIP.md D13, NAVAL_GAME.md §7.5), so that the browser's
+# check (static/js/core/chance.js) holds for all of them. The seed of a game is an ``int`` (``settings["seed"]``);
+# its 32 bytes are the big-endian value modulo 2²⁵⁶. Draw ``k`` among ``n`` choices is the first byte below 252 of
+# HMAC-SHA256(seed bytes, message) taken modulo ``n``, where the message is ``k`` in ASCII decimal (``b"0"``), then
+# ``b"0.1"``, ``b"0.2"``… while no byte is below 252.
+
+
+def seed_bytes(seed: int) -> bytes:
+    """The 32 bytes of an ``int`` seed (big-endian, modulo 2²⁵⁶).
+
+    >>> seed_bytes(1)[-2:], len(seed_bytes(-1))
+    (b'\\x00\\x01', 32)
+    """
+    return (seed % (1 << 256)).to_bytes(32, "big")
+
+
+def commitment(seed: bytes) -> str:
+    """The SHA-256 (hex) of the seed's bytes that both players see from the start.
+
+    >>> len(commitment(seed_bytes(1)))
+    64
+    """
+    return hashlib.sha256(seed).hexdigest()
+
+
+def draw(seed: bytes, k: int, n: int) -> int:
+    """Draw ``k`` among ``n`` choices (0 ≤ result < ``n``) from the seed's bytes, as the comment above says.
+
+    :raises ValueError: for ``n`` outside 1–252.
+
+    >>> draw(seed_bytes(1), 0, 2) in (0, 1)
+    True
+    """
+    if not 1 <= n <= 252:
+        raise ValueError("a draw has 1–252 choices")
+    counter = 0
+    while True:
+        message = f"{k}" if counter == 0 else f"{k}.{counter}"
+        for byte in hmac.new(seed, message.encode("ascii"), hashlib.sha256).digest():
+            if byte < 252:
+                return byte % n
+        counter += 1
 
 
 @dataclass(frozen=True, slots=True)

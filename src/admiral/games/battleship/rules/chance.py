@@ -1,4 +1,6 @@
-"""Draws from a game's seed that anyone can re-check from the record (D13).
+"""Draws from a game's seed that anyone can re-check from the record (D13): the house's one generator,
+:func:`admiral.games.common.draw`, shared with every game that draws at random (NAVAL_GAME.md §7.5 rolls its die
+with it).
 
 The seed of a game is an ``int`` (``settings["seed"]``); its 32 bytes are the big-endian value modulo 2²⁵⁶. Draw
 ``k`` among ``n`` choices is the first byte below 252 of HMAC-SHA256(seed bytes, message) taken modulo ``n``, where
@@ -14,30 +16,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
-import hmac
+from ...common import commitment, draw, seed_bytes
 
 __all__ = ["commitment", "draw", "seed_bytes"]
-
-
-def seed_bytes(seed: int) -> bytes:
-    """The 32 bytes of an ``int`` seed (big-endian, modulo 2²⁵⁶)."""
-    return (seed % (1 << 256)).to_bytes(32, "big")
-
-
-def commitment(seed: bytes) -> str:
-    """The SHA-256 (hex) both players see at the start (D13)."""
-    return hashlib.sha256(seed).hexdigest()
-
-
-def draw(seed: bytes, k: int, n: int) -> int:
-    """Draw ``k`` among ``n`` choices (0 ≤ result < ``n``), as the module docstring says."""
-    if not 1 <= n <= 252:
-        raise ValueError("a draw has 1–252 choices")
-    counter = 0
-    while True:
-        message = f"{k}" if counter == 0 else f"{k}.{counter}"
-        for byte in hmac.new(seed, message.encode("ascii"), hashlib.sha256).digest():
-            if byte < 252:
-                return byte % n
-        counter += 1

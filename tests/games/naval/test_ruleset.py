@@ -1,0 +1,113 @@
+"""The house's adapter (:class:`admiral.games.naval.NavalRuleset`): strings and JSON in and out, the rules' codes
+kept, the fixed start as the setup, fair chance in views and the replay; and the game kept out of the public
+registry until it has a client (issue 21)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from admiral.games import GAMES, Applied, RuleError, Ruleset
+from admiral.games.naval import INFO, NavalRuleset
+from admiral.games.naval.rules import draw, seed_bytes
+
+from .helpers import seed_for
+
+RS = NavalRuleset()
+
+
+def new(seed: int = 1):
+    setups = {s: RS.auto_setup(s, 0, {}, {}) for s in ("south", "north")}
+    return RS.new_game(setups, {"options": {}, "seed": seed})
+
+
+def test_a_ruleset_of_the_house_not_yet_registered():
+    assert isinstance(RS, Ruleset) and RS.info is INFO and INFO.key == "naval" and INFO.chance
+    assert "naval" not in GAMES
+
+
+def test_every_refusal_code_has_its_text():  # issue 21: a clear reason for every bad input
+    codes = {
+        "bad_point", "off_map", "bad_notation", "not_your_turn", "no_ship", "not_your_ship", "not_adjacent",
+        "sideways", "stern_first", "land", "occupied", "no_target", "own_ship", "stern", "bow_not_senior",
+        "turn_too_far", "not_minesweeper", "mine_elsewhere", "no_mines", "already_mined", "no_mine",
+        "mine_after_win", "one_mine_a_turn", "one_ship_a_turn",
+    }  # fmt: skip
+    assert codes <= set(INFO.messages)
+    assert set(INFO.end_reasons) == {"fleet_destroyed", "no_moves", "quiet", "resign", "flag", "abandon", "draw"}
+
+
+def test_options_and_setup():  # rules §2: no options, one start
+    assert RS.options({}) == {} and RS.setup_variant({}) == ""
+    with pytest.raises(RuleError) as e:
+        RS.options({"salvo": True})
+    assert e.value.code == "bad_options"
+    south = RS.auto_setup("south", 99, {}, {})
+    assert south["e1"] == "Bn" and len(south) == 12
+    assert RS.setup_problems("south", south, complete=True, options={}) == []
+    assert RS.canonical_setup(south, {}) == south
+    problems = RS.setup_problems("north", south, complete=True, options={})
+    assert problems and all(p["message"] for p in problems)
+    assert RS.draft_setup("south", {" E1 ": "Bn"}, {}) == {"e1": "Bn"}
+
+
+def test_play_through_strings():  # rules §3
+    game = new()
+    assert RS.parse_player_action(" A1> +A1 ") == "+a1 a1>"
+    with pytest.raises(RuleError) as e:
+        RS.parse_player_action("resign south")
+    assert e.value.code == "bad_notation"
+    assert RS.apply(game, "d2-d3") == Applied("south", True, "south")
+    with pytest.raises(RuleError) as e:
+        RS.apply(game, "d3-d4")
+    assert e.value.code == "not_your_ship" and RS.ply(game) == 1
+    assert RS.apply(game, RS.end_action("resign", "north")) == Applied("north", False, None)
+    assert RS.result(game) == {"winner": "south", "reason": "resign"} and RS.to_act(game) is None
+
+
+def test_fair_chance():  # rules §7.5
+    game = new(seed_for(False))
+    c = RS.view(game, "south")["chance"]
+    assert c == RS.chance(game) and c["seed"] is None and len(c["commitment"]) == 64
+    assert RS.revealed_chance(game)["seed"] == seed_bytes(seed_for(False)).hex()
+    RS.apply(game, "draw")
+    assert RS.view(game, "full")["chance"]["seed"] == seed_bytes(seed_for(False)).hex()
+
+
+def test_the_replay_lists_the_rolls():  # rules §7.5: the replay page re-checks every roll against the seed
+    from admiral.games.naval.rules import Game
+
+    game = Game.from_position("Sa1n Ti2n / Gb4s Sa13s / mines b3", "north", seed_for(False, False))
+    for a in ("b4-b3", "i2>"):
+        RS.apply(game, a)
+    replay = RS.replay(game)
+    assert [p["action"] for p in replay["plies"]] == ["b4-b3", "i2>"]
+    draws = replay["chance"]["draws"]
+    assert draws == RS.draws(game) and [(d["k"], d["n"], d["cause"], d["ship"]) for d in draws] == [
+        (0, 6, "mine", "G1"),
+        (1, 6, "gun", "G1"),
+    ]
+    key = seed_bytes(seed_for(False, False))
+    assert all(d["value"] == draw(key, d["k"], d["n"]) for d in draws)
+    json.dumps(replay)
+
+
+def test_game_stats():
+    game = new()
+    for a in ("d2-d3", "e12-e11", "resign south"):
+        RS.apply(game, a)
+    stats = RS.game_stats(game)
+    assert stats["south"]["turns"] == 1 and stats["south"]["outcome"] == "loss" and stats["south"]["plies"] == 2
+    assert stats["north"]["won"] and stats["north"]["reason"] == "resign"
+
+
+def test_no_bots_yet():
+    with pytest.raises(ValueError):
+        RS.new_bot(1, 0, {})
+
+
+def test_the_manifest():  # rules §1, §2
+    m = RS.manifest()
+    assert m["key"] == "naval" and m["map"]["width"] == 9 and m["mines"] == 3 and m["quiet_plies"] == 200
+    json.dumps(m)
