@@ -17,7 +17,7 @@ from admiral.service import ServiceError, hash_token
 from admiral.web import Settings
 
 from .conftest import Browser, RawDb, close_code, make_settings, snapshot, until
-from .test_accounts import Person, register
+from .test_accounts import PASSWORD, Person, register
 
 
 @pytest.fixture
@@ -161,10 +161,10 @@ def test_two_accepts_at_once_exactly_one_wins(client, browsers, settings) -> Non
     """Issue 19: two accepts at the same moment: exactly one takes the seat (the claim is one conditional
     UPDATE under the game's lock); the other gets a clear refusal."""
     service = client.app.state.service
-    for _ in range(5):
+    for n in range(5):
         a = browsers()
         game_id = challenge(a)
-        keys = [f"{i}" * 64 for i in (1, 2, 3)]
+        keys = [f"{n}{i}" * 32 for i in (1, 2, 3)]  # fresh ones each round: the winner has just entered a game
 
         async def race(ids=keys, gid=game_id) -> list[Any]:
             tries = [service.accept_challenge(gid, k, guest=True) for k in ids]
@@ -420,3 +420,159 @@ def test_rated_pairing_waits_for_close_ratings_then_widens(client, browsers, set
         assert until(wf, lambda m: m["type"] == "paired")["url"] == url
     g = client.portal.call(client.app.state.service.current, url.removeprefix("/g/"))
     assert g.settings.rated is True and g.settings.time_control == "10+5"
+
+
+def seeks_in_pool(settings: Settings) -> list[str]:
+    db = RawDb(settings.database_url)
+    try:
+        return [r["key"] for r in db.execute("SELECT key FROM lobby_seeks")]
+    finally:
+        db.close()
+
+
+def test_a_guest_who_registers_keeps_their_challenge(client, browsers, settings) -> None:
+    """QA issue 19 (u8, t13c/d): a guest with an open challenge registers (their games move to a new identity):
+    the challenge is the commander's at once — on the home tab open since before (the whole list again, with the
+    new ``me``), on a tab opened after, and on everyone else's list (their nickname and rating, no «Гость»); they
+    cannot accept it, they can cancel it, and it stays while they are on the site (the creator-gone sweep sees
+    their sockets under the new identity)."""
+    guest, other = Person(client), browsers()
+    guest.get("/")
+    game_id = challenge(guest)
+    with lobby(guest) as old_tab, lobby(other) as wo:
+        full = first(old_tab)
+        first(wo)
+        assert [(e["id"], e["by"]) for e in full["challenges"]] == [(game_id, full["me"])]
+        assert register(guest, nickname="Новобранец", email="recruit@example.org").status_code == 303
+        entry = added(wo, game_id)
+        if entry["player"].get("guest"):  # the add of its making, flushed late: the new entry follows
+            entry = added(wo, game_id)
+        assert entry["player"]["name"] == "Новобранец" and not entry["player"].get("guest")
+        again = until(old_tab, lambda m: m["type"] == "lobby")
+        assert again["registered"] is True and again["me"] != full["me"]
+        if next(e for e in again["challenges"] if e["id"] == game_id)["by"] != again["me"]:
+            assert added(old_tab, game_id)["by"] == again["me"]  # the new entry, with the re-read
+        with lobby(guest) as new_tab:
+            full = first(new_tab)
+            mine = next(e for e in full["challenges"] if e["id"] == game_id)
+            assert mine["by"] == full["me"] and mine["player"]["name"] == "Новобранец"
+            new_tab.send_json({"type": "accept", "id": game_id})
+            assert until(new_tab, lambda m: m["type"] == "error")["code"] == "own_challenge"
+            # long unseen in the database, yet here: the sweep keeps it
+            db = RawDb(settings.database_url)
+            with db:
+                db.execute("UPDATE games SET creator_seen_at = 1000 WHERE id = ?", (game_id,))
+            db.close()
+            client.portal.call(client.app.state.lobby.heartbeat)
+            assert status_of(settings, game_id) == "waiting"
+            new_tab.send_json({"type": "cancel", "id": game_id})
+            assert until(new_tab, lambda m: m["type"] == "cancelled")["id"] == game_id
+    assert status_of(settings, game_id) == "aborted"
+
+
+def test_a_guest_who_logs_in_leaves_their_challenges_and_seek(client, browsers, settings) -> None:
+    """A guest with an open challenge and a seek logs in to an existing account: the guest's challenge is
+    withdrawn (nobody in that browser could take its seat any more: the browser is now the account) and leaves
+    every list, the seek leaves the pool, and the home tab open since before becomes the account's."""
+    registered(client, "Старожил", "old@example.org")
+    guest, other = Person(client), browsers()
+    guest.get("/")
+    game_id = challenge(guest)
+    with lobby(guest) as tab, lobby(other) as wo:
+        first(tab), first(wo)
+        tab.send_json({"type": "pair", "game": "admiral", "time_control": "10+5"})
+        until(tab, lambda m: m["type"] == "seeking" and m["seek"])
+        r = guest.submit("/login", login="old@example.org", password=PASSWORD)
+        assert r.status_code == 303 and guest.session
+        removed(wo, game_id)
+        again = until(tab, lambda m: m["type"] == "lobby")
+        assert again["registered"] is True and again["seek"] is None
+        assert game_id not in [e["id"] for e in again["challenges"]]
+        with lobby(guest) as new_tab:
+            assert first(new_tab)["me"] == again["me"]
+    assert status_of(settings, game_id) == "aborted"
+    assert seeks_in_pool(settings) == []
+
+
+def test_entering_a_game_through_the_lobby_ends_the_seek_and_other_challenges(client, browsers, settings) -> None:
+    """QA issue 19 (u16, t18): one browser, two home tabs seeking; tab 1 accepts a challenge: the seek leaves the
+    pool (both tabs hear ``seeking: null``) and the browser's own open challenge is withdrawn, so a third player's
+    seek pairs nobody into a second game; the creator's seek and other challenges go too."""
+    a, b, c = browsers(), browsers(), browsers()
+    b_first, b_second = challenge(b), challenge(b)
+    a_own = challenge(a, time_control="15+10")
+    with lobby(a) as tab1, lobby(a) as tab2, lobby(b) as wb, lobby(c) as wc:
+        for ws in (tab1, tab2, wb, wc):
+            first(ws)
+        wb.send_json({"type": "pair", "game": "admiral", "time_control": "5+3"})
+        until(wb, lambda m: m["type"] == "seeking" and m["seek"])
+        tab2.send_json({"type": "pair", "game": "admiral", "time_control": "10+5"})
+        for tab in (tab1, tab2):
+            until(tab, lambda m: m["type"] == "seeking" and m["seek"])
+        tab1.send_json({"type": "accept", "id": b_first})
+        assert until(tab1, lambda m: m["type"] == "go")["url"] == f"/g/{b_first}"
+        for tab in (tab1, tab2, wb):
+            assert until(tab, lambda m: m["type"] == "seeking")["seek"] is None
+        removed_all(wc, {a_own, b_second})
+        assert seeks_in_pool(settings) == []
+        # a third player's 10+5 finds nobody: no second game for a
+        wc.send_json({"type": "pair", "game": "admiral", "time_control": "10+5"})
+        until(wc, lambda m: m["type"] == "seeking" and m["seek"])
+        client.portal.call(client.app.state.lobby.pair)
+        assert seeks_in_pool(settings) == [hash_token(c.token)]
+        # the other tab cannot start a second game either, however quick
+        tab2.send_json({"type": "pair", "game": "admiral", "time_control": "10+5"})
+        assert until(tab2, lambda m: m["type"] == "error")["code"] == "in_game"
+        assert seeks_in_pool(settings) == [hash_token(c.token)]
+    assert status_of(settings, a_own) == status_of(settings, b_second) == "aborted"
+    assert status_of(settings, b_first) == "setup"
+
+
+def removed_all(ws: Any, ids: set[str]) -> None:
+    """Read deltas until every one of ``ids`` was removed (in one delta or several)."""
+    left = set(ids)
+    while left:
+        msg = until(ws, lambda m: m["type"] == "challenges")
+        left -= set(msg["remove"])
+
+
+def test_being_paired_withdraws_open_challenges(client, browsers, settings) -> None:
+    """A commander with an open challenge who is quick-paired: the challenge leaves every list (it cannot be
+    taken while they play); one who just entered a game cannot accept another from a second tab."""
+    a, b, c = browsers(), browsers(), browsers()
+    a_own = challenge(a)
+    c_own = challenge(c)
+    with lobby(a) as wa, lobby(b) as wb, lobby(c) as wc:
+        first(wa), first(wb), first(wc)
+        wa.send_json({"type": "pair", "game": "admiral", "time_control": "5+3"})
+        until(wa, lambda m: m["type"] == "seeking" and m["seek"])
+        wb.send_json({"type": "pair", "game": "admiral", "time_control": "5+3"})
+        until(wa, lambda m: m["type"] == "paired")
+        removed(wc, a_own)
+        wa.send_json({"type": "accept", "id": c_own})
+        error = until(wa, lambda m: m["type"] == "error")
+        assert error["code"] == "in_game" and error["detail"]["url"].startswith("/g/")
+    assert status_of(settings, a_own) == "aborted"
+    assert status_of(settings, c_own) == "waiting"
+
+
+def test_a_new_tab_shows_the_seek_of_another(client, browsers, settings) -> None:
+    """QA issue 19 (t4): a home tab opened while another tab of the browser waits in the pool gets the seek in its
+    first message (``seek``), read from the pool even when no tab of it is on this instance."""
+    a = browsers()
+    seek = {"game": "admiral", "time_control": "10+5", "rated": False}
+    with lobby(a) as tab1:
+        first(tab1)
+        tab1.send_json({"type": "pair", **seek})
+        until(tab1, lambda m: m["type"] == "seeking" and m["seek"])
+        with lobby(a) as tab2:
+            assert first(tab2)["seek"] == seek
+        # as if the seeking tab were on another instance: this one knows no socket of a
+        room = client.app.state.lobby
+        listener = next(iter(room.by_key[hash_token(a.token)]))
+        room.by_key.pop(hash_token(a.token))
+        try:
+            with lobby(a) as tab3:
+                assert first(tab3)["seek"] == seek
+        finally:
+            room.by_key.setdefault(hash_token(a.token), set()).add(listener)

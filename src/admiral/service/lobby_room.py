@@ -134,6 +134,8 @@ class LobbyRoom:
         self._removes: set[str] = set()
         self._gone: dict[str, float] = {}
         self._reread_now = False
+        #: Ids whose entries the next re-read makes again (their creator's identity changed).
+        self._stale: set[str] = set()
         self._tasks: list[asyncio.Task] = []
         self._leaving: set[asyncio.Task] = set()
         self._sub: Any = None
@@ -179,10 +181,19 @@ class LobbyRoom:
         """How many lobby sockets ``key`` has open on this instance."""
         return len(self.by_key.get(key, ()))
 
-    def join(self, key: str, guest: bool, marks: dict[str, str | None] | None = None) -> LobbyListener:
+    async def join(self, key: str, guest: bool, marks: dict[str, str | None] | None = None) -> LobbyListener:
         """A new lobby socket of ``key`` (``marks``: its seat marks, ``GameService.seat_marks``): registered for the
-        broadcasts; its first message is :meth:`full_text`."""
+        broadcasts, with the commander's current seek (another tab's, maybe on another instance: the pool is
+        read); its first message is :meth:`full_text`."""
         listener = LobbyListener(key, guest, self.tag(key), marks)
+        mine = self.by_key.get(key)
+        if mine:
+            listener.seek = next(iter(mine)).seek
+        else:
+            try:
+                listener.seek = await self.service.seek_of(key)
+            except Exception:  # the list still comes; the seek shows with the next ``seeking``
+                log.warning("reading the seek of a new lobby socket failed", exc_info=True)
         self.listeners.add(listener)
         self.by_key.setdefault(key, set()).add(listener)
         return listener
@@ -205,16 +216,55 @@ class LobbyRoom:
     async def _leave_pool(self, key: str) -> None:
         try:
             await self.service.leave_pool(key)
+            await self.bus.publish(CHANNEL, {"type": "seek", "key": key, "seek": None})
         except Exception:  # the seek is dropped by the pool's staleness check within SEEK_GONE_MS
             log.warning("leaving the pool failed", exc_info=True)
 
+    async def rekeyed(self, old: str, new: str) -> None:
+        """The browser of identity ``old`` is now the commander ``new`` (a guest registered: its games moved to
+        ``new``; or logged in to an account): every instance moves the sockets of ``old`` to ``new`` (each gets the
+        whole list again, with its new ``me``) and re-reads the list, whose entries of ``old``'s challenges now
+        show their new creator. Never raises: the re-reads (:data:`REREAD_S`) bring the entries in line anyway."""
+        try:
+            await self.bus.publish(CHANNEL, {"type": "rekey", "old": old, "new": new})
+        except Exception:
+            log.warning("announcing the new identity failed", exc_info=True)
+
+    async def left_identity(self, old: str, new: str) -> None:
+        """The browser of the guest ``old`` logged in as the commander ``new``: the guest's seek and open
+        challenges are withdrawn (nobody in that browser could take their seat any more), and its sockets become
+        ``new``'s (:meth:`rekeyed`). Never raises (the creator-gone check aborts what this could not)."""
+        try:
+            gone = await self.service.leave_lobby_identity(old)
+            if gone:
+                await self.bus.publish(CHANNEL, {"type": "remove", "ids": gone})
+            await self.bus.publish(CHANNEL, {"type": "seek", "key": old, "seek": None})
+        except Exception:
+            log.warning("withdrawing the challenges of a guest who logged in failed", exc_info=True)
+        await self.rekeyed(old, new)
+
+    def _rekey(self, old: str, new: str) -> None:
+        """Apply a ``rekey`` event here (see :meth:`rekeyed`)."""
+        self.service.rekey(old, new)  # the cached games of this instance (the registering one did it already)
+        moved = self.by_key.pop(old, set())
+        for listener in moved:
+            listener.key, listener.guest, listener.tag = new, False, self.tag(new)
+            listener.push(None)  # the whole list again, with the new ``me``
+        if moved:
+            self.by_key.setdefault(new, set()).update(moved)
+        for game_id, (entry, creator) in list(self.challenges.items()):
+            if creator == old:  # the new key at once (its sockets keep it alive), the new entry with the re-read
+                self.challenges[game_id] = (entry, new)
+                self._stale.add(game_id)
+        self._reread_now = True
+
     def full_text(self, listener: LobbyListener) -> str:
         """The first message of a socket (and its resend after it fell behind): ``{"type": "lobby", "me", "now",
-        "challenges", "live", "seek"}``."""
+        "challenges", "live", "seek", "registered"}``."""
         return orjson.dumps({
             "type": "lobby", "me": listener.tag, "now": self.service.now.wall_ms(),
             "challenges": [entry for entry, _creator in self.challenges.values()],
-            "live": self._live_now(), "seek": listener.seek,
+            "live": self._live_now(), "seek": listener.seek, "registered": not listener.guest,
         }).decode()  # fmt: skip
 
     def _send(self, keys: Iterable[str], message: dict[str, Any]) -> None:
@@ -234,11 +284,12 @@ class LobbyRoom:
         if kind == "ping":
             return [{"type": "pong"}]
         if kind == "accept":
-            url, creator = await self.service.accept_challenge(
+            url, creator, withdrawn = await self.service.accept_challenge(
                 msg.id, listener.key, guest=listener.guest, marks=listener.marks
             )
-            await self.bus.publish(CHANNEL, {"type": "remove", "ids": [msg.id]})
+            await self.bus.publish(CHANNEL, {"type": "remove", "ids": [msg.id, *withdrawn]})
             await self.bus.publish(CHANNEL, {"type": "accepted", "id": msg.id, "url": url, "creator": creator})
+            await self.bus.publish(CHANNEL, {"type": "entered", "keys": [listener.key, creator], "url": url})
             return [{"type": "go", "url": url}]
         if kind == "cancel":
             await self.service.cancel_challenge(msg.id, listener.key)
@@ -252,9 +303,8 @@ class LobbyRoom:
                 listener.key, msg.game, msg.time_control, msg.rated, rating, guest=listener.guest, marks=listener.marks
             )
             seek = {"game": msg.game, "time_control": msg.time_control, "rated": msg.rated}
-            for other in self.by_key.get(listener.key, ()):
-                other.seek = seek
-            self._send([listener.key], {"type": "seeking", "seek": seek})
+            self._seeking(listener.key, seek)
+            await self.bus.publish(CHANNEL, {"type": "seek", "key": listener.key, "seek": seek})
             try:
                 await self.pair()
             except Exception:  # the seek stands: the next pass (PAIR_S) tries again
@@ -262,9 +312,8 @@ class LobbyRoom:
             return []
         if kind == "unpair":
             await self.service.leave_pool(listener.key)
-            for other in self.by_key.get(listener.key, ()):
-                other.seek = None
-            self._send([listener.key], {"type": "seeking", "seek": None})
+            self._seeking(listener.key, None)
+            await self.bus.publish(CHANNEL, {"type": "seek", "key": listener.key, "seek": None})
             return []
         raise ServiceError("unknown_type", "?")  # parse_lobby_message lets no other type through
 
@@ -283,9 +332,22 @@ class LobbyRoom:
             entry, creator = entries[0]
             await self.bus.publish(CHANNEL, {"type": "add", "entry": entry, "creator": creator})
 
+    def _seeking(self, key: str, seek: dict[str, Any] | None) -> None:
+        """``key``'s seek is now ``seek``: its sockets here know it and hear it (``seeking``), unless they knew."""
+        mine = self.by_key.get(key, ())
+        if all(listener.seek == seek for listener in mine):
+            return
+        for listener in mine:
+            listener.seek = seek
+        self._send([key], {"type": "seeking", "seek": seek})
+
     async def pair(self) -> None:
-        """One quick-pairing pass (:meth:`GameService.pair_pool`); each pair made is published (``paired``)."""
-        for first, second, game_id in await self.service.pair_pool():
+        """One quick-pairing pass (:meth:`GameService.pair_pool`); each pair made is published (``paired``), and
+        the challenges it withdrew (``remove``)."""
+        made, withdrawn = await self.service.pair_pool()
+        if withdrawn:
+            await self.bus.publish(CHANNEL, {"type": "remove", "ids": withdrawn})
+        for first, second, game_id in made:
             await self.bus.publish(CHANNEL, {"type": "paired", "keys": [first, second], "url": f"/g/{game_id}"})
 
     # -- the list -----------------------------------------------------------------------------------------
@@ -326,12 +388,15 @@ class LobbyRoom:
         next flush)."""
         rows = await self._db(self.store.listed, LIST_LIMIT)
         known = {r.id for r in rows}
+        stale, self._stale = self._stale, set()
         fresh = [
             (r.id, GameSettings.from_dict(r.settings), int(r.created_at.timestamp() * 1000), r.creator_hash)
             for r in rows
-            if r.id not in self.challenges
+            if r.id not in self.challenges or r.id in stale or self.challenges[r.id][1] != r.creator_hash
         ]
         for entry, creator in await self._entries(fresh):
+            if entry["id"] in self.challenges:  # its creator's identity changed (a guest registered): a new entry
+                self.challenges.pop(entry["id"])
             self._add(entry, creator, trust=True)
         if len(rows) < LIST_LIMIT:  # the whole list was read: what it lacks is gone
             for game_id in [i for i in self.challenges if i not in known]:
@@ -370,6 +435,13 @@ class LobbyRoom:
                         for listener in self.by_key.get(key, ()):
                             listener.seek = None
                     self._send(msg["keys"], {"type": "paired", "url": msg["url"]})
+                elif kind == "entered":  # an accepted challenge: both commanders' seeks left the pool
+                    for key in msg["keys"]:
+                        self._seeking(key, None)
+                elif kind == "seek":
+                    self._seeking(str(msg["key"]), msg.get("seek"))
+                elif kind == "rekey":
+                    self._rekey(str(msg["old"]), str(msg["new"]))
                 elif msg.get("resync"):  # this instance's subscription (re)started: events may have been lost
                     self._reread_now = True
             except Exception:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, and_, delete, func, select, update
+from sqlalchemy import Engine, and_, delete, func, or_, select, update
 from sqlalchemy.orm import aliased, sessionmaker
 
 from .models import GameRow, GameSeatRow, LobbySeekRow
@@ -87,6 +87,39 @@ class LobbyStore:
             )
             return ids
 
+    def withdraw(self, keys: Iterable[str], keep: str | None, finished_at: datetime) -> list[str]:
+        """Abort the open challenges made by ``keys`` but ``keep`` (their creator entered a game through the
+        lobby), in one conditional ``UPDATE`` (one taken meanwhile is no longer ``waiting`` and stays); their ids."""
+        keys = set(keys)
+        if not keys:
+            return []
+        cond = and_(GameRow.listed.is_(True), GameRow.status == "waiting", GameRow.creator_hash.in_(keys))
+        if keep is not None:
+            cond = and_(cond, GameRow.id != keep)
+        with self.sessions.begin() as s:
+            ids = list(s.scalars(select(GameRow.id).where(cond)))
+            if not ids:
+                return []
+            s.execute(
+                update(GameRow)
+                .where(GameRow.id.in_(ids), cond)
+                .values(status="aborted", finished_at=finished_at, revision=GameRow.revision + 1)
+            )
+            return ids
+
+    def entered_since(self, key: str, since: datetime) -> str | None:
+        """A game being set up or played in which ``key`` holds a seat and that its players entered since
+        ``since`` (made then, or a seat claimed then), if any (the id): a lobby game just entered."""
+        fresh = select(GameSeatRow.game_id).where(GameSeatRow.joined_at >= since)
+        with self.sessions() as s:
+            return s.scalar(
+                select(GameRow.id)
+                .join(GameSeatRow, GameSeatRow.game_id == GameRow.id)
+                .where(GameSeatRow.browser_hash == key, GameRow.status.in_(("setup", "play")))
+                .where(or_(GameRow.created_at >= since, GameRow.id.in_(fresh)))
+                .limit(1)
+            )
+
     # -- «Сейчас играют» --------------------------------------------------------------------------
 
     def live_games(self, limit: int = 20) -> list[LiveRow]:
@@ -124,6 +157,11 @@ class LobbyStore:
         """The whole pool, oldest first."""
         with self.sessions() as s:
             return list(s.scalars(select(LobbySeekRow).order_by(LobbySeekRow.joined_at, LobbySeekRow.key)))
+
+    def seek_of(self, key: str) -> LobbySeekRow | None:
+        """The seek of ``key`` in the pool, if any."""
+        with self.sessions() as s:
+            return s.get(LobbySeekRow, key)
 
     def touch_seeks(self, keys: Iterable[str], now_ms: int) -> None:
         """Renew ``seen_at`` (epoch ms) of the seeks of ``keys``."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from datetime import timedelta
 from functools import cached_property
 from typing import Protocol, TypeVar
 
@@ -26,6 +27,9 @@ from .live import LiveGame
 WINDOW_START, WINDOW_STEP, WINDOW_EVERY_MS, WINDOW_ANY_MS = 100, 50, 5_000, 30_000
 #: A seek whose lobby socket no instance has renewed for this long (its instance died) leaves the pool, ms.
 SEEK_GONE_MS = 20_000
+#: A commander the lobby put in a game (an accepted challenge, a pairing) this long ago or less, and whose game is
+#: still being set up or played, is refused another lobby game (``in_game``): the race of two tabs, ms.
+ENTERED_MS = 15_000
 
 
 def rating_window(wait_ms: int) -> float:
@@ -148,26 +152,60 @@ class ChallengeMixin(SessionBase):
 
     async def accept_challenge(
         self, game_id: str, browser_hash: str, *, guest: bool, marks: dict[str, str | None] | None = None
-    ) -> tuple[str, str]:
+    ) -> tuple[str, str, list[str]]:
         """``browser_hash`` accepts the open challenge ``game_id``: the atomic claim of its free seat (of two
         accepts at once, on one instance or two, exactly one wins; the game goes to the setup). ``marks``: the
         seat's ``browser_key`` and ``address_key`` (:meth:`seat_marks`; PROGRESSION.md §2).
 
-        :returns: ``(url, creator)``: the game's URL ``/g/{id}`` and its creator's identity key (to tell them).
+        Both commanders enter the game through the lobby (:meth:`_enter`): their seeks leave the pool and their
+        other open challenges are withdrawn. All of it happens under the pool's lock, as pairing does, so that a
+        commander cannot get into two games at once from two tabs (one accepting, the other seeking).
+
+        :returns: ``(url, creator, withdrawn)``: the game's URL ``/g/{id}``, its creator's identity key (to tell
+            them) and the ids of the open challenges withdrawn.
         :raises ServiceError: ``challenge_gone`` (no such open challenge), ``own_challenge`` (the creator's own),
             ``guest_rated`` (a rated challenge and a guest), ``challenge_taken`` (another accept won the seat
-            first); nothing changed then."""
-        g = await self._challenge(game_id)
-        if g.creator_hash == browser_hash or g.seat_of(browser_hash) is not None:
-            raise ServiceError("own_challenge", _("Это ваш собственный вызов: его примет другой игрок."))
-        if g.settings.rated and guest:
-            raise ServiceError("guest_rated", _("Рейтинговые партии — для зарегистрированных командиров. Гость "
-                                                "может играть без рейтинга."))  # fmt: skip
-        await self._shielded(self._claim(g, browser_hash, marks))
-        if g.seat_of(browser_hash) is None:
-            raise ServiceError("challenge_taken", _("Вызов уже принял другой игрок."))
-        g.log.info("challenge accepted")
-        return f"/g/{g.id}", g.creator_hash
+            first), ``in_game`` (the acceptor entered a game through the lobby a moment ago); nothing changed
+            then."""
+        async with self._serialised(self.POOL_LOCK):
+            g = await self._challenge(game_id)
+            if g.creator_hash == browser_hash or g.seat_of(browser_hash) is not None:
+                raise ServiceError("own_challenge", _("Это ваш собственный вызов: его примет другой игрок."))
+            if g.settings.rated and guest:
+                raise ServiceError("guest_rated", _("Рейтинговые партии — для зарегистрированных командиров. Гость "
+                                                    "может играть без рейтинга."))  # fmt: skip
+            await self._refuse_if_entered(browser_hash)
+            await self._shielded(self._claim(g, browser_hash, marks))
+            if g.seat_of(browser_hash) is None:
+                raise ServiceError("challenge_taken", _("Вызов уже принял другой игрок."))
+            g.log.info("challenge accepted")
+            withdrawn = await self._shielded(self._enter([browser_hash, g.creator_hash], keep=g.id))
+        return f"/g/{g.id}", g.creator_hash, withdrawn
+
+    async def _refuse_if_entered(self, key: str) -> None:
+        """Refuse ``key`` a new lobby game while one the lobby made them a moment ago (:data:`ENTERED_MS`) is
+        being set up or played: the other tab's accept or pairing won the race. Caller holds the pool's lock.
+
+        :raises ServiceError: ``in_game`` with ``detail.url``."""
+        since = self.now.utc() - timedelta(milliseconds=ENTERED_MS)
+        game_id = await self._db(self.lobby_store.entered_since, key, since)
+        if game_id is not None:
+            raise ServiceError("in_game", _("Вы только что начали другую партию — сначала доиграйте её."),
+                               {"url": f"/g/{game_id}"})  # fmt: skip
+
+    async def _enter(self, keys: list[str], keep: str | None) -> list[str]:
+        """``keys`` entered a game through the lobby (``keep``: the accepted challenge, if any): their seeks leave
+        the pool and their other open challenges are withdrawn (aborted; the cached copies follow and every
+        socket of those games is told). Caller holds the pool's lock. Returns the withdrawn ids."""
+        await self._db(self.lobby_store.drop_seeks, keys)
+        gone = await self._db(self.lobby_store.withdraw, keys, keep, self.now.utc())
+        for game_id in gone:
+            g = self.games.get(game_id)
+            if g is not None and g.status == "waiting":
+                g.status, g.draw_offer = "aborted", None
+                g.log.info("challenge withdrawn: its creator entered another game")
+                await self._publish(g)
+        return gone
 
     async def cancel_challenge(self, game_id: str, browser_hash: str) -> None:
         """The creator withdraws the open challenge ``game_id``: the waiting game is aborted.
@@ -234,7 +272,8 @@ class ChallengeMixin(SessionBase):
         seeker's ``browser_key`` and ``address_key`` (:meth:`seat_marks`), for the seat the pairing makes.
 
         :raises ServiceError: ``unknown_game``; ``bad_settings`` (a time control the game does not pair);
-            ``guest_rated``; ``unavailable`` (the pool's lock could not be had)."""
+            ``guest_rated``; ``in_game`` (the lobby made them a game a moment ago); ``unavailable`` (the pool's
+            lock could not be had)."""
         info = GAMES[game].info if game in GAMES else None
         if info is None:
             raise ServiceError("unknown_game", _("Такой игры на сайте нет."))
@@ -245,23 +284,31 @@ class ChallengeMixin(SessionBase):
                                                 "может играть без рейтинга."))  # fmt: skip
         now = self.now.wall_ms()
         async with self._serialised(self.POOL_LOCK):
+            await self._refuse_if_entered(key)
             await self._db(
                 self.lobby_store.put_seek, key=key, game=game, time_control=time_control, rated=rated,
                 rating=rating, joined_at=now, seen_at=now, **(marks or {}),
             )  # fmt: skip
+
+    async def seek_of(self, key: str) -> dict[str, object] | None:
+        """``key``'s seek in the pool as the lobby shows it (``{game, time_control, rated}``), or ``None``."""
+        row = await self._db(self.lobby_store.seek_of, key)
+        return None if row is None else {"game": row.game, "time_control": row.time_control, "rated": row.rated}
 
     async def leave_pool(self, key: str) -> None:
         """Take ``key`` out of the pool (nothing if it is not there)."""
         async with self._serialised(self.POOL_LOCK):
             await self._db(self.lobby_store.drop_seeks, [key])
 
-    async def pair_pool(self) -> list[tuple[str, str, str]]:
+    async def pair_pool(self) -> tuple[list[tuple[str, str, str]], list[str]]:
         """Pair whom the pool can pair now (:func:`match_seeks`), under the pool's lock across the instances:
         each pair's seeks are deleted and a game made with both seats held (sides at random, the game's default
-        setup time). Seeks not renewed for :data:`SEEK_GONE_MS` are dropped first.
+        setup time), and both commanders' open challenges are withdrawn (:meth:`_enter`). Seeks not renewed for
+        :data:`SEEK_GONE_MS` are dropped first.
 
-        :returns: ``[(first key, second key, game id)]``."""
+        :returns: ``([(first key, second key, game id)], [withdrawn challenge ids])``."""
         made: list[tuple[str, str, str]] = []
+        withdrawn: list[str] = []
         async with self._serialised(self.POOL_LOCK):
             now = self.now.wall_ms()
             await self._db(self.lobby_store.drop_stale_seeks, now - SEEK_GONE_MS)
@@ -275,4 +322,12 @@ class ChallengeMixin(SessionBase):
                 )
                 marks = tuple({"browser_key": x.browser_key, "address_key": x.address_key} for x in (a, b))
                 made.append((a.key, b.key, await self.create_paired(a.key, b.key, settings, marks)))  # type: ignore[arg-type]
-        return made
+                withdrawn += await self._shielded(self._enter([a.key, b.key], keep=None))
+        return made, withdrawn
+
+    async def leave_lobby_identity(self, key: str) -> list[str]:
+        """The browser left the identity ``key`` (a guest who logged in to an account): its seek leaves the pool
+        and its open challenges are withdrawn — nobody could take their seat in that browser any more. Returns
+        the withdrawn ids."""
+        async with self._serialised(self.POOL_LOCK):
+            return await self._shielded(self._enter([key], keep=None))

@@ -140,11 +140,14 @@ async def register(request: Request, accounts: AccountsDep, key: BrowserHash, me
     if form.get("password", "") != form.get("password2", ""):
         return render(request, "register.html", {"form": shown, "error": _("Пароли не совпадают.")}, 400)
     try:
-        _commander, session = await run_in_threadpool(
+        commander, session = await run_in_threadpool(
             accounts.register, key, form.get("email", ""), form.get("nickname", ""), form.get("password", "")
         )
     except ServiceError as e:
         return render(request, "register.html", {"form": shown, "error": e.message}, 400)
+    # the guest's open challenges moved to the new identity: every lobby lists them as the commander's, and the
+    # browser's open home tabs become the commander's (issue 19)
+    await request.app.state.lobby.rekeyed(key, commander.key)
     return _login_response(request, "/profile", session)
 
 
@@ -158,7 +161,7 @@ async def login_page(request: Request) -> HTMLResponse:
 
 
 @router.post("/login", response_model=None)
-async def login(request: Request, accounts: AccountsDep) -> Response:
+async def login(request: Request, accounts: AccountsDep, key: BrowserHash, me: CommanderDep) -> Response:
     """Log in by e-mail or nickname: a new session (``303`` to the profile), or the form again with an error."""
     form = await checked_form(request)
     if form is None:
@@ -172,10 +175,12 @@ async def login(request: Request, accounts: AccountsDep) -> Response:
         wait = _wait(request, "login", account)
         return _too_many(render(request, "login.html", {"login": name, "error": _slow_down(wait)}, 429), wait)
     try:
-        _commander, session = await run_in_threadpool(accounts.login, name, form.get("password", ""))
+        commander, session = await run_in_threadpool(accounts.login, name, form.get("password", ""))
     except ServiceError as e:
         _account_count(request, "login", account)  # only a failure counts against the account
         return render(request, "login.html", {"login": name, "error": e.message}, 400)
+    if me is None:  # a guest logged in: its challenges and seek are withdrawn, its home tabs become the account's
+        await request.app.state.lobby.left_identity(key, commander.key)
     # a browser holds one session: logging in as someone else ends the previous one on the server too
     await run_in_threadpool(accounts.logout, request.cookies.get(SESSION_COOKIE))
     return _login_response(request, "/profile", session)

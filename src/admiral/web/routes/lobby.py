@@ -79,7 +79,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     try:
         await ws.accept()
         marks = ws.app.state.service.seat_marks(address, ws.cookies.get(COOKIE))
-        listener = room.join(browser, guest=commander is None, marks=marks)
+        listener = await room.join(browser, guest=commander is None, marks=marks)
         metrics.SOCKETS.inc()
         try:
             await _serve(ws, settings, room, gate, listener, address)
