@@ -8,14 +8,22 @@ import { t } from "./core/t.js";
 
 const root = document.getElementById("challenges");
 const liveRoot = document.getElementById("live-games");
-/** Refusals at the opening that another try would only repeat: no reconnecting. */
+/** Refusals at the opening: another try soon would only repeat them. */
 const REFUSALS = new Set(["too_many_tabs", "too_many_sockets", "no_cookie"]);
+/** Refusals that a closed tab elsewhere lifts: tried again now and then (backoff up to REFUSED_MAX_MS). */
+const WAIT_FOR_SLOT = new Set(["too_many_tabs", "too_many_sockets"]);
+const REFUSED_FIRST_MS = 5000;
+const REFUSED_MAX_MS = 60000;
 const PING_MS = 25000;
 
 const state = { me: null, offset: 0, challenges: new Map(), live: [], liveAt: 0, seek: null };
 let ws = null;
 let retry = 0;
 let refusal = null;
+let refusedTries = 0;
+let refusedTimer = null;
+/** Whether this tab has the list (a ``lobby`` message came on the current socket): only then may it say "none". */
+let listed = false;
 
 function gameNames() {
   try {
@@ -66,7 +74,7 @@ function renderChallenges() {
   const game = picked();
   const items = [...state.challenges.values()].filter((c) => c.game === game).sort((a, b) => b.created - a.created);
   list.replaceChildren(...items.map(challengeItem));
-  root.querySelector("[data-challenge-empty]").hidden = items.length > 0;
+  root.querySelector("[data-challenge-empty]").hidden = !listed || items.length > 0;
 }
 
 function challengeItem(c) {
@@ -133,7 +141,7 @@ function renderLive() {
       return li;
     }),
   );
-  liveRoot.querySelector("[data-live-empty]").hidden = state.live.length > 0;
+  liveRoot.querySelector("[data-live-empty]").hidden = !listed || state.live.length > 0;
 }
 
 function renderSeek() {
@@ -164,7 +172,11 @@ function onMessage(msg) {
   switch (msg.type) {
     case "lobby":
       retry = 0;
+      refusedTries = 0;
+      refusal = null;
+      listed = true;
       state.me = msg.me;
+      if (msg.registered !== undefined) root.dataset.registered = msg.registered ? "yes" : "no";
       state.offset = Date.now() - msg.now;
       state.challenges = new Map(msg.challenges.map((c) => [c.id, c]));
       state.live = msg.live;
@@ -205,13 +217,48 @@ function onMessage(msg) {
       renderChallenges();
       break;
     case "error":
-      if (REFUSALS.has(msg.code)) refusal = msg;
+      if (REFUSALS.has(msg.code)) {
+        refusal = msg;
+        unlisted();
+        status(
+          WAIT_FOR_SLOT.has(msg.code)
+            ? `${msg.message} ${t("Список вызовов в этой вкладке недоступен. Подключимся сами, как только освободится место.")}`
+            : msg.message,
+        );
+        break;
+      }
       status(msg.message);
       for (const b of root.querySelectorAll(".challenge .btn.primary")) b.disabled = false;
       break;
     default:
       break;
   }
+}
+
+/** This tab has no list (refused a socket): nothing is shown as if it were the list, "none" included. */
+function unlisted() {
+  listed = false;
+  state.challenges = new Map();
+  state.live = [];
+  state.seek = null;
+  renderChallenges();
+  renderLive();
+  renderSeek();
+}
+
+/** A refused tab tries again now and then (a tab closed elsewhere frees its place), and at once when shown. */
+function retryRefused() {
+  clearTimeout(refusedTimer);
+  const delay = Math.min(REFUSED_MAX_MS, REFUSED_FIRST_MS * 2 ** refusedTries) * (0.8 + Math.random() * 0.4);
+  refusedTries += 1;
+  refusedTimer = setTimeout(reconnectRefused, delay);
+}
+
+function reconnectRefused() {
+  clearTimeout(refusedTimer);
+  refusedTimer = null;
+  refusal = null;
+  connect();
 }
 
 function send(msg) {
@@ -240,7 +287,11 @@ function connect() {
   });
   socket.addEventListener("close", () => {
     clearInterval(ping);
-    if (ws !== socket || refusal) return;
+    if (ws !== socket) return;
+    if (refusal) {
+      if (WAIT_FOR_SLOT.has(refusal.code)) retryRefused();
+      return;
+    }
     status(t("Нет связи с сервером. Переподключаемся…"));
     const delay = Math.min(10000, 500 * 2 ** retry) * (0.8 + Math.random() * 0.4);
     retry += 1;
@@ -258,6 +309,9 @@ if (root) {
   }
   root.querySelector("[data-unpair]").addEventListener("click", () => send({ type: "unpair" }));
   document.getElementById("pick-game")?.addEventListener("change", () => renderChallenges());
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && refusedTimer !== null) reconnectRefused();
+  });
   setInterval(() => {
     renderLive();
     for (const li of root.querySelectorAll(".challenge")) {

@@ -120,3 +120,40 @@ def test_quick_pairing_pairs_two_phones(browser, server_url, shots, page_errors)
     finally:
         one.close()
         two.close()
+
+
+def test_a_tab_over_the_cap_says_the_list_is_unavailable_and_recovers(browser, server_url, shots, page_errors):
+    """QA issue 19 (u10): a 9th home tab of one browser (over ``LOBBY_MAX_PER_BROWSER``) says why it has no list and
+    never claims that there are no challenges; when a tab closes, it connects by itself (backoff) and lists them."""
+    ctx = browser.new_context(**DESKTOP)
+    try:
+        tabs = []
+        first = page_errors(ctx.new_page(), "tab1")
+        first.set_default_timeout(TIMEOUT_MS)
+        first.goto(server_url + "/")
+        first.get_by_text("Открытый вызов (любой соперник)").click()
+        first.get_by_role("button", name="Создать партию").click()
+        first.locator(".challenge.mine").wait_for()
+        game_id = first.locator(".challenge.mine").get_attribute("data-id")
+        tabs.append(first)
+        for n in range(2, 9):
+            page = page_errors(ctx.new_page(), f"tab{n}")
+            page.set_default_timeout(TIMEOUT_MS)
+            page.goto(server_url + "/")
+            page.locator(f".challenge[data-id='{game_id}']").wait_for()
+            tabs.append(page)
+        extra = page_errors(ctx.new_page(), "tab9")
+        extra.set_default_timeout(TIMEOUT_MS)
+        extra.goto(server_url + "/")
+        state = extra.locator("[data-lobby-status]")
+        extra.get_by_text("Главная страница уже открыта в 8 вкладках").wait_for()
+        assert "Список вызовов в этой вкладке недоступен" in state.inner_text()
+        assert extra.locator("[data-challenge-empty]").is_hidden()
+        assert extra.locator("[data-live-empty]").is_hidden()
+        extra.locator("#challenges").screenshot(path=shots / "lobby-07-tab-over-the-cap.png")
+        tabs.pop().close()  # a place frees: the 9th tab finds it on its next try (5 s, then 10 s, …)
+        extra.locator(f".challenge[data-id='{game_id}']").wait_for(timeout=40_000)
+        assert state.is_hidden()
+        assert page_errors.errors == []
+    finally:
+        ctx.close()
