@@ -135,3 +135,85 @@ def test_quick_pairing_across_instances(cluster) -> None:
     finally:
         a.close()
         b.close()
+
+
+class Member(Visitor):
+    """A visitor who can register (and keeps the session cookie on every instance)."""
+
+    session: str | None = None
+
+    @property
+    def cookie(self) -> str:
+        return super().cookie + (f"; admiral_session={self.session}" if self.session else "")
+
+    def register(self, server: Instance, nickname: str, email: str) -> None:
+        import re
+
+        from admiral.web.deps import csrf_token
+
+        password = "Броненосец-1905"
+        r = self.post(server.url, "/register", data={
+            "csrf_token": csrf_token(SECRET, self.token), "email": email, "nickname": nickname,
+            "password": password, "password2": password,
+        })  # fmt: skip
+        assert r.status_code == 303, r.text
+        self.session = re.search(r"admiral_session=([^;]*);", r.headers["set-cookie"]).group(1).strip('"')
+
+
+def test_a_guest_registering_on_one_instance_keeps_their_challenge_on_the_other(cluster) -> None:
+    """QA issue 19 (u8): a guest's home tab is on instance 2; they register through instance 1: the tab becomes the
+    commander's (the whole list again, its new ``me``), the entry shows their nickname on every instance with
+    ``by`` their new tag, and the tab can cancel it."""
+    one, two = cluster
+    guest, other = Member(), Visitor()
+    try:
+        game_id = guest.challenge(one)
+        before = guest.lobby(two)
+        other.lobby(two)
+        guest.register(one, "Новобранец", "recruit-cluster@example.org")
+        again = guest.until(lambda m: m["type"] == "lobby")
+        assert again["me"] != before["me"] and again["registered"] is True
+        entry = next((e for e in again["challenges"] if e["id"] == game_id), None)
+        if entry is None or entry["by"] != again["me"]:
+            entry = added(guest, game_id)
+        assert entry["by"] == again["me"] and entry["player"]["name"] == "Новобранец"
+        theirs = added(other, game_id)
+        while theirs["player"].get("guest"):
+            theirs = added(other, game_id)
+        assert theirs["player"]["name"] == "Новобранец"
+        guest.send({"type": "cancel", "id": game_id})
+        assert guest.until(lambda m: m["type"] in ("cancelled", "error")) == {"type": "cancelled", "id": game_id}
+    finally:
+        for v in (guest, other):
+            v.close()
+
+
+def test_accepting_on_one_instance_ends_the_seek_of_a_tab_on_the_other(cluster) -> None:
+    """QA issue 19 (u16): one browser with a home tab on each instance; the tab on instance 2 seeks 10+5, a tab
+    opened later there shows the seek, the tab on instance 1 accepts a challenge: every tab hears the seek gone, and
+    a third player's 10+5 on instance 2 pairs nobody into a second game."""
+    one, two = cluster
+    tab1, tab2, tab3, creator, third = Visitor(), Visitor(), Visitor(), Visitor(), Visitor()
+    tab2.token = tab3.token = tab1.token  # one browser
+    try:
+        game_id = creator.challenge(one)
+        if game_id not in [e["id"] for e in tab1.lobby(one)["challenges"]]:
+            added(tab1, game_id)
+        tab2.lobby(two)
+        seek = {"game": "admiral", "time_control": "10+5", "rated": False}
+        tab2.send({"type": "pair", **seek})
+        tab2.until(lambda m: m["type"] == "seeking" and m["seek"])
+        assert tab1.until(lambda m: m["type"] == "seeking")["seek"] == seek  # the other instance's tab hears it
+        assert tab3.lobby(one)["seek"] == seek
+        tab1.send({"type": "accept", "id": game_id})
+        assert tab1.until(lambda m: m["type"] in ("go", "error"))["type"] == "go"
+        for tab in (tab2, tab3):
+            assert tab.until(lambda m: m["type"] == "seeking")["seek"] is None
+        third.lobby(two)
+        third.send({"type": "pair", **seek})
+        third.until(lambda m: m["type"] == "seeking" and m["seek"])
+        tab2.send({"type": "pair", **seek})
+        assert tab2.until(lambda m: m["type"] in ("error", "paired"))["code"] == "in_game"
+    finally:
+        for v in (tab1, tab2, tab3, creator, third):
+            v.close()
