@@ -576,3 +576,23 @@ def test_a_new_tab_shows_the_seek_of_another(client, browsers, settings) -> None
                 assert first(tab3)["seek"] == seek
         finally:
             room.by_key.setdefault(hash_token(a.token), set()).add(listener)
+
+
+def test_a_guest_who_registers_while_seeking_is_paired_as_the_commander(client, browsers, settings) -> None:
+    """A guest waiting in the pool registers: the seek moves to the new identity with the rest (the tab still shows
+    it), and the pairing then seats the commander, whose tab hears ``paired``."""
+    guest, other = Person(client), browsers()
+    guest.get("/")
+    seek = {"game": "admiral", "time_control": "5+3", "rated": False}
+    with lobby(guest) as tab, lobby(other) as wo:
+        first(tab), first(wo)
+        tab.send_json({"type": "pair", **seek})
+        until(tab, lambda m: m["type"] == "seeking" and m["seek"])
+        assert register(guest, nickname="Юнга", email="cabin-boy@example.org").status_code == 303
+        assert until(tab, lambda m: m["type"] == "lobby")["seek"] == seek
+        assert len(seeks_in_pool(settings)) == 1 and seeks_in_pool(settings) != [hash_token(guest.token)]
+        wo.send_json({"type": "pair", **seek})
+        url = until(tab, lambda m: m["type"] == "paired")["url"]
+        assert until(wo, lambda m: m["type"] == "paired")["url"] == url
+    with guest.ws(url.removeprefix("/g/")) as ws:
+        assert snapshot(ws)["game"]["seat"] in ("south", "north")

@@ -25,6 +25,7 @@ from .models import (
     GameResultRow,
     GameRow,
     GameSeatRow,
+    LobbySeekRow,
     PasswordResetRow,
     RatedGameRow,
     RatingHistoryRow,
@@ -140,8 +141,8 @@ class AccountStore:
         self, old_key: str, new_key: str, *, email: str, nickname: str, nickname_keys: Sequence[str], password_hash: str
     ) -> CommanderRow:
         """Turn the guest of ``old_key`` (created if absent) into a registered commander with identity
-        ``new_key``, and move the guest's seats, games created, saved setups and tutorial progress to
-        ``new_key`` — all in one transaction. ``nickname_keys``: the nickname's three uniqueness keys
+        ``new_key``, and move the guest's seats, games created, saved setups, tutorial progress and seek in the
+        lobby's pool to ``new_key`` — all in one transaction. ``nickname_keys``: the nickname's three uniqueness keys
         (``nickname_key``, ``nickname_key_upper``, ``nickname_key_typed``; ``admiral.service.nicknames``).
 
         :raises Taken: the e-mail, or a key of the nickname, belongs to someone else (nothing changes).
@@ -170,6 +171,9 @@ class AccountStore:
                     update(SavedSetupRow).where(SavedSetupRow.browser_hash == old_key).values(browser_hash=new_key)
                 )
                 s.execute(update(TutorialProgressRow).where(TutorialProgressRow.key == old_key).values(key=new_key))
+                # a seek in the lobby's pool (issue 19): the commander's home tabs follow it, and a pairing must
+                # seat the new identity, not the guest's that nobody holds any more
+                s.execute(update(LobbySeekRow).where(LobbySeekRow.key == old_key).values(key=new_key))
                 # the guest's chat blocks, both ways (issue 19): the new key is fresh, so no pair exists yet
                 s.execute(update(ChatBlockRow).where(ChatBlockRow.blocker_key == old_key).values(blocker_key=new_key))
                 s.execute(update(ChatBlockRow).where(ChatBlockRow.blocked_key == old_key).values(blocked_key=new_key))
