@@ -253,8 +253,9 @@ class LobbyRoom:
         if moved:
             self.by_key.setdefault(new, set()).update(moved)
         for game_id, (entry, creator) in list(self.challenges.items()):
-            if creator == old:  # the new key at once (its sockets keep it alive), the new entry with the re-read
-                self.challenges[game_id] = (entry, new)
+            if creator == old:  # the new key and mark at once (its sockets keep it alive, a new tab finds it its
+                # own), the new player with the re-read
+                self.challenges[game_id] = ({**entry, "by": self.tag(new)}, new)
                 self._stale.add(game_id)
         self._reread_now = True
 
