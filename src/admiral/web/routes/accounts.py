@@ -147,7 +147,9 @@ async def register(request: Request, accounts: AccountsDep, key: BrowserHash, me
         return render(request, "register.html", {"form": shown, "error": e.message}, 400)
     # the guest's open challenges moved to the new identity: every lobby lists them as the commander's, and the
     # browser's open home tabs become the commander's (issue 19)
-    await request.app.state.lobby.rekeyed(key, commander.key)
+    lobby = getattr(request.app.state, "lobby", None)
+    if lobby is not None:
+        await lobby.rekeyed(key, commander.key)
     return _login_response(request, "/profile", session)
 
 
@@ -179,8 +181,9 @@ async def login(request: Request, accounts: AccountsDep, key: BrowserHash, me: C
     except ServiceError as e:
         _account_count(request, "login", account)  # only a failure counts against the account
         return render(request, "login.html", {"login": name, "error": e.message}, 400)
-    if me is None:  # a guest logged in: its challenges and seek are withdrawn, its home tabs become the account's
-        await request.app.state.lobby.left_identity(key, commander.key)
+    lobby = getattr(request.app.state, "lobby", None)
+    if me is None and lobby is not None:  # a guest logged in: its challenges and seek are withdrawn, its home tabs
+        await lobby.left_identity(key, commander.key)  # become the account's
     # a browser holds one session: logging in as someone else ends the previous one on the server too
     await run_in_threadpool(accounts.logout, request.cookies.get(SESSION_COOKIE))
     return _login_response(request, "/profile", session)
