@@ -32,9 +32,9 @@ _CUT = """bar => [...bar.querySelectorAll('.pb-name, .pb-info, .pb-turn, .clock'
                       left: r.left, right: r.right, vw: window.innerWidth}; })"""
 
 
-def _start(south: Seat, north: Seat, settings: dict) -> str:
-    """A rated game South creates and North joins, both fleets or armies auto-arranged: in play. :returns: its id."""
-    r = south.http("POST", "/games", json={**settings, "side": "south", "rated": True})
+def start_game(south: Seat, north: Seat, settings: dict, rated: bool = True) -> str:
+    """A game South creates and North joins, both fleets or armies auto-arranged: in play. :returns: its id."""
+    r = south.http("POST", "/games", json={**settings, "side": "south", "rated": rated})
     assert r.status_code == 201, r.text
     game_id, invite = r.json()["game_id"], r.json()["invite_url"]
     page = north.http("GET", invite).text
@@ -65,7 +65,7 @@ def test_phone_bars_keep_nickname_rank_rating_and_turn_whole(browser, server_url
         for page, name in zip(pages, names, strict=True):
             page.set_default_timeout(TIMEOUT_MS)
             _register(page, server_url, name, f"{name.lower()}@example.org")
-        game_id = _start(Seat(server_url, _cookie(ctxs[0])), Seat(server_url, _cookie(ctxs[1])), GAMES[game])
+        game_id = start_game(Seat(server_url, _cookie(ctxs[0])), Seat(server_url, _cookie(ctxs[1])), GAMES[game])
         for i, page in enumerate(pages):
             page.goto(f"{server_url}/g/{game_id}")
             page.locator(".player-bar.acting .pb-turn").first.wait_for()
