@@ -18,9 +18,9 @@ from .ui import PHONE, TIMEOUT_MS
 _GAP = """() => {
   const panel = document.querySelector('.side-panel');
   const kids = [...panel.children].filter(e => e.getClientRects().length && getComputedStyle(e).display !== 'none');
-  const last = Math.max(...kids.map(e => e.getBoundingClientRect().bottom + parseFloat(getComputedStyle(e).marginBottom)));
-  const style = getComputedStyle(panel);
-  return panel.getBoundingClientRect().bottom - last - parseFloat(style.paddingBottom) - parseFloat(style.borderBottomWidth);
+  const px = (e, prop) => parseFloat(getComputedStyle(e)[prop]);
+  const last = Math.max(...kids.map(e => e.getBoundingClientRect().bottom + px(e, 'marginBottom')));
+  return panel.getBoundingClientRect().bottom - last - px(panel, 'paddingBottom') - px(panel, 'borderBottomWidth');
 }"""
 
 
@@ -29,7 +29,7 @@ def test_no_empty_panel_under_the_battle_log(browser, server_url, shots, page_er
     out.mkdir(parents=True, exist_ok=True)
     ctxs = [browser.new_context(**PHONE) for _ in range(3)]
     try:
-        south, north, watcher = (page_errors(c.new_page(), n) for c, n in zip(ctxs, ("south", "north", "watcher")))
+        south, north, watcher = (page_errors(c.new_page(), n) for c, n in zip(ctxs, ("s", "n", "w"), strict=True))
         for p in (south, north, watcher):
             p.set_default_timeout(TIMEOUT_MS)
             p.goto(server_url + "/")
