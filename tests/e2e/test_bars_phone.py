@@ -88,6 +88,13 @@ def test_phone_bars_keep_nickname_rank_rating_and_turn_whole(browser, server_url
             assert turn.inner_text() in {"ходит", "стреляет", "защищается"}, turn.inner_text()
             assert page.evaluate("document.documentElement.scrollWidth") <= 360
             page.screenshot(path=out / f"phone-{game}-{'south' if i == 0 else 'north'}.png")
+            # the chat strip open (QA saw the bars cut then too): the bars stay whole
+            page.locator(".chat .chat-toggle").click()
+            page.locator(".chat.open").wait_for()
+            for j in range(2):
+                for part in bars.nth(j).evaluate(_CUT):
+                    assert part["sw"] <= part["cw"] and part["right"] <= part["vw"], f"{game}, chat open: {part}"
+            page.screenshot(path=out / f"phone-{game}-{'south' if i == 0 else 'north'}-chat.png", full_page=True)
         assert page_errors.errors == []
     finally:
         for c in ctxs:
