@@ -91,3 +91,34 @@ if (picker) {
 } else {
   for (const form of forms) sync(form);
 }
+
+// The lobby's long lists fold (QA: 10+ games in «Сейчас играют» pushed «Играть с другом» 2576 px down a phone): the
+// first entries stay (3 on a phone, 8 wider; the CSS hides the rest of a `.folded` list) and «Показать все (N)»
+// opens the whole list. lobby.js fills the lists; this only watches them.
+const NARROW = window.matchMedia("(max-width: 560px)");
+
+function fold(list, button) {
+  let open = false;
+  const paint = () => {
+    const n = list.children.length;
+    list.classList.toggle("folded", !open);
+    button.hidden = n <= (NARROW.matches ? 3 : 8);
+    button.setAttribute("aria-expanded", String(open));
+    button.querySelector("[data-fold-count]").textContent = String(n);
+    button.querySelector("[data-fold-more]").hidden = open;
+    button.querySelector("[data-fold-less]").hidden = !open;
+  };
+  button.addEventListener("click", () => {
+    open = !open;
+    paint();
+    if (!open) list.scrollIntoView({ block: "nearest" });
+  });
+  new MutationObserver(paint).observe(list, { childList: true });
+  NARROW.addEventListener("change", paint);
+  paint();
+}
+
+for (const list of document.querySelectorAll("[data-fold]")) {
+  const button = list.nextElementSibling;
+  if (button?.matches("[data-fold-toggle]")) fold(list, button);
+}

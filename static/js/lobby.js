@@ -4,6 +4,7 @@
 // this browser's challenge, or the pool pairs it, the page goes to the game.
 
 import { formatClock, timeControlText } from "./core/i18n.js";
+import { commanderLine } from "./core/names.js";
 import { t } from "./core/t.js";
 
 const root = document.getElementById("challenges");
@@ -57,10 +58,7 @@ function who(p) {
   if (!p) return "—";
   if (p.ai) return t("ИИ, уровень {n}", { n: p.ai });
   if (p.guest || !p.name) return t("Гость");
-  let text = p.name;
-  if (p.rank) text += ` · ${t(p.rank.name)}`;
-  if (p.rating !== undefined && p.rating !== null) text += ` · ${p.rating}${p.provisional ? "?" : ""}`;
-  return text;
+  return commanderLine({ name: p.name, rank: p.rank ? t(p.rank.name) : null, rating: p.rating, provisional: p.provisional });
 }
 
 function age(created) {

@@ -143,12 +143,15 @@ def test_names_tab_draw_and_rematch_offers(browser, server_url, offer_shots, pag
             p.wait_for_function("() => window.admiral.game.status === 'play' && window.admiral.view")
             p.locator(".player-bar .pb-name").first.wait_for()
 
-        # 8. Names: «Nickname · rating · rank (вы)» (a rating «?» while provisional, PROGRESSION.md §4), «Гость».
+        # 8. Names: «Nickname (вы)», then «rank · rating» as the lobby orders them (core/names.js; a rating «?»
+        # while provisional, PROGRESSION.md §4), «Гость».
         own, enemy = ".player-bar.own .pb-name", ".player-bar.enemy .pb-name"
-        assert a.locator(own).inner_text() == f"{nick} · 1500? · Матрос (вы)"
+        assert a.locator(own).inner_text() == f"{nick} (вы)"
+        assert a.locator(".player-bar.own .pb-info").inner_text() == "Матрос · 1500?"
         assert a.locator(enemy).inner_text() == "Гость"
         assert b.locator(own).inner_text() == "Гость (вы)"
-        assert b.locator(enemy).inner_text() == f"{nick} · 1500? · Матрос"
+        assert b.locator(enemy).inner_text() == nick
+        assert b.locator(".player-bar.enemy .pb-info").inner_text() == "Матрос · 1500?"
 
         # 10. The tab of the player to move says so (and its icon has a dot); the other's does not.
         mover, waiter = (a, b) if to_act(a) == seat(a) else (b, a)

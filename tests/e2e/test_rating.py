@@ -3,7 +3,8 @@
 
 Two commanders register through the form; a rated «Морской бой» between them is played over the game's socket by
 the test (the play itself is covered by test_battleship.py), then each opens the finished game: the bars show the
-rating beside the nickname («Капитан Немо · 1662? · …») and the result panel the change («Рейтинг: 1662? (+162).»).
+rating after the nickname and rank («Капитан Немо · Матрос · 1662?») and the result panel the change
+(«Рейтинг: 1662? (+162).»).
 Then the same browser, logged out (a guest), plays the registered commander: the result panel says «Партия без
 начисления очков.» and why. Screenshots in ``artifacts/e2e/rating/``.
 """
@@ -122,8 +123,10 @@ def test_rating_in_bars_and_result_and_the_unrated_reason(browser, server_url, s
             page.locator(".result-panel .credit-rating").wait_for()
             line = page.locator(".result-panel .credit-rating").inner_text()
             assert re.fullmatch(r"Рейтинг: (1662\? \(\+162\)|1338\? \(−162\))\.", line), line
-            bars = page.locator(".player-bar .pb-name").all_inner_texts()
-            assert any(re.search(r"· 1662\? ·", t) for t in bars) and any(re.search(r"· 1338\? ·", t) for t in bars)
+            # nickname, then «rank · rating» (core/names.js: the lobby's order too)
+            bars = page.locator(".player-bar .pb-info").all_inner_texts()
+            assert any(re.fullmatch(r"\S.* · 1662\?", t) for t in bars), bars
+            assert any(re.fullmatch(r"\S.* · 1338\?", t) for t in bars), bars
             page.screenshot(path=out / f"{size}-rated-{name}.png", full_page=True)
         # «Личное дело»: the rating per game and its chart, drawn by the server
         a.goto(server_url + "/profile")

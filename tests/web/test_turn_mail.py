@@ -106,7 +106,8 @@ def test_one_mail_per_turn_not_within_6_hours_and_the_unsubscribe_link(client, m
     assert len(got) == 1  # one mail for the turn, however many sweeps pass
     to, subject, body = got[0]
     assert to == "ushakov@example.org"
-    assert subject == "«Адмирал»: ваш ход в партии «Адмирал»"
+    assert subject == "Ваш ход — «Адмирал», партия по переписке"  # the game's name once (QA)
+    assert subject.count("Адмирал") == 1
     assert "Здравствуйте, Ушаков!" in body and "На ход осталось 23 ч 59 мин" in body
     assert f"http://admiral.test/g/{game_id}\n" in body
     off = re.search(r"http://admiral\.test(/mail/off/\S+)", body).group(1)
@@ -184,6 +185,7 @@ def test_english_mail_for_a_commander_who_chose_english(client, mail_dir: Path) 
     assert r.status_code == 303
     _game(south, north)
     ((_to, subject, body),) = _settle(mail_dir, 1, 0.3)
-    assert subject == "Admiral: your move in the game «Admiral»"
+    assert subject == "Your move — «Admiral», a correspondence game"
+    assert subject.count("Admiral") == 1
     assert "your move" in body
     assert PASSWORD not in body

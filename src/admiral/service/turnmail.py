@@ -106,7 +106,8 @@ class TurnMail:
         link = f"{self.public_url}/g/{game_id}"
         off = f"{self.public_url}/mail/off/{self.unsubscribe_token(target.id)}"
         with i18n.use(target.lang):
-            subject = _("«Адмирал»: ваш ход в партии «%(game)s»", game=_(game_name))
+            # the game's name once (QA: «Адмирал»: ваш ход в партии «Адмирал» named it twice); the sender names the site
+            subject = _("Ваш ход — «%(game)s», партия по переписке", game=_(game_name))
             body = _(
                 "Здравствуйте, %(nickname)s!\n\nВ партии «%(game)s» по переписке ваш ход. На ход осталось %(left)s;"
                 " если не успеть, партия будет проиграна по времени.\n\nОткрыть партию:\n%(link)s\n\n"

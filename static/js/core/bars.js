@@ -1,4 +1,4 @@
-// The player bars of a play screen, for any game: who holds a side (a registered commander's nickname and rank,
+// The player bars of a play screen, for any game: who holds a side (a registered commander's nickname, rank and rating,
 // «Гость», «ИИ — <level>»; the viewer's «(вы)»), whether it is its turn, its connection while the game is on (with
 // how long it has been gone), its clock; redrawn every second, which also sounds the own clock's low-time warning
 // and marks the tab's title and icon on the viewer's move (attention.js).
@@ -6,6 +6,7 @@
 import { setAttention } from "./attention.js";
 import { h } from "./dom.js";
 import { SIDE_RU } from "./i18n.js";
+import { commanderDetails, commanderLine, ratingLabel } from "./names.js";
 import { LowTime } from "./sound.js";
 import { t } from "./t.js";
 
@@ -18,22 +19,47 @@ export const LOW_TITLE_MS = 30000;
  * @returns {string} "" for none (a guest, a bot)
  */
 export function ratingText(r) {
-  return r ? `${r.rating}${r.provisional ? "?" : ""}` : "";
+  return r ? ratingLabel(r.rating, r.provisional) : "";
+}
+
+/** A snapshot's registered player as names.js takes a commander. */
+function commander(p) {
+  return { name: p.name, rank: p.rank ? t(p.rank.name) : "", rating: p.rating?.rating, provisional: p.rating?.provisional };
 }
 
 /**
- * Who holds a side, as a bar names it: «Nickname · 1523? · rank» for a registered commander (its rating in this game,
- * «?» while provisional), «ИИ — <level name>» for a bot,
- * «Гость» for a guest, the side's name for a seat nobody took.
+ * Who holds a side, as a bar's first part names it: the nickname of a registered commander (its rank and rating go
+ * to {@link playerDetails}), «ИИ — <level name>» for a bot, «Гость» for a guest, the side's name for a seat nobody
+ * took.
  * @param {object} p the snapshot's `game.players[side]`
  * @param {string} side
  * @returns {string}
  */
 export function playerName(p, side) {
   if (p?.bot) return t("ИИ — {name}", { name: t(p.bot.name) });
-  if (p?.name) return [p.name, ratingText(p.rating), p.rank ? t(p.rank.name) : ""].filter(Boolean).join(" · ");
+  if (p?.name) return p.name;
   if (p?.joined) return t("Гость");
   return SIDE_RU[side];
+}
+
+/**
+ * A registered commander's rank and rating («Матрос · 1500?»), after the nickname; "" for anyone else.
+ * @param {object} p the snapshot's `game.players[side]`
+ * @returns {string}
+ */
+export function playerDetails(p) {
+  return p?.name && !p.bot ? commanderDetails(commander(p)) : "";
+}
+
+/**
+ * Who holds a side in one line, as names.js orders it everywhere: «Nickname · rank · rating», or
+ * {@link playerName}'s words for the others.
+ * @param {object} p the snapshot's `game.players[side]`
+ * @param {string} side
+ * @returns {string}
+ */
+export function playerLine(p, side) {
+  return p?.name && !p.bot ? commanderLine(commander(p)) : playerName(p, side);
 }
 
 export class PlayerBars {
@@ -55,13 +81,14 @@ export class PlayerBars {
 
   bar(side) {
     const name = h("span", { class: "pb-name" });
+    const info = h("span", { class: "pb-info" }); // rank · rating: on a phone the line under the name when it must
     const conn = h("span", { class: "pb-conn" });
     const turn = h("span", { class: "pb-turn" });
     const clock = h("span", { class: "clock", role: "timer", "aria-label": t("Часы: {side}", { side: SIDE_RU[side] }) });
     // A seated player's dot takes the pieces' colours (yours / the enemy's); a spectator's, the sides'.
     const whose = this.seat ? (side === this.seat ? " own" : " enemy") : "";
-    const el = h("div", { class: `player-bar side-${side}${whose}` }, h("span", { class: "pb-dot", "aria-hidden": "true" }), name, turn, conn, clock);
-    return { el, side, name, conn, turn, clock };
+    const el = h("div", { class: `player-bar side-${side}${whose}` }, h("span", { class: "pb-dot", "aria-hidden": "true" }), name, info, turn, conn, clock);
+    return { el, side, name, info, conn, turn, clock };
   }
 
   /** Show the clocks: once the bars are in the page (the countdown drops elements that are not). */
@@ -97,6 +124,8 @@ export class PlayerBars {
       const aiLevel = !!this.opts.aiLevel && !!p.bot?.level;
       bar.name.textContent = `${playerName(p, bar.side)}${bar.side === this.seat ? t(" (вы)") : ""}`;
       bar.name.title = SIDE_RU[bar.side];
+      bar.info.textContent = playerDetails(p);
+      bar.el.classList.toggle("has-info", bar.info.textContent !== "");
       const turn = this.opts.turn(bar.side);
       bar.turn.textContent = turn ?? "";
       bar.el.classList.toggle("acting", turn != null);
