@@ -31,7 +31,10 @@ def play(upper: int, lower: int, seed: int, i: int, deadline: float, times: dict
     times (seconds) are appended to ``times[level]``."""
     game = Game.new({"options": {}, "seed": seed * 100_003 + i})
     south, north = (upper, lower) if i % 2 == 0 else (lower, upper)
-    bots = {Side.SOUTH: (south, make(south, seed * 7919 + 2 * i)), Side.NORTH: (north, make(north, seed * 7919 + 2 * i + 1))}
+    bots = {
+        Side.SOUTH: (south, make(south, seed * 7919 + 2 * i)),
+        Side.NORTH: (north, make(north, seed * 7919 + 2 * i + 1)),
+    }
     while game.state.result is None:
         side = game.state.to_move
         level, bot = bots[side]

@@ -7,8 +7,9 @@ plays moves in its own :mod:`.model`, where the die is a chance node.
   moving into a strike or onto a gun/mined point costs the expected loss, :func:`~.model.evaluate`);
 - **3** two plies of expectimax (its order, the reply);
 - **4** three plies of expectimax with alpha-beta (chance nodes exact);
-- **5** iterative deepening from two plies within its deadline (anytime: the last finished depth's best order),
-  or within a node budget when one is given (then deterministic).
+- **5** iterative deepening with a quiescence of strikes (an exchange is not cut at the horizon): three plies
+  always (within a safety node budget), deeper within its deadline (anytime: the last finished depth's best
+  order), or within a node budget when one is given (then deterministic).
 
 Ties are broken by the bot's own ``random.Random(seed)``, so levels 1–4 (and 5 with a node budget) are
 deterministic given the seed and the views.
@@ -30,8 +31,10 @@ __all__ = ["DEPTH", "NavalBot", "make"]
 DEPTH = {2: 1, 3: 2, 4: 3}
 #: Level 5: the share of the deadline it spends, and its ceiling (seconds): p95 ≤ 1 s a move on one core.
 SHARE, CEILING = 0.6, 0.8
-#: Level 5's deepest iteration (plies).
-MAX_DEPTH = 8
+#: Level 5's deepest iteration (plies), and the strikes in a row it searches past it (an exchange not cut).
+MAX_DEPTH, QUIESCE = 8, 2
+#: Level 5 always finishes this depth (never weaker than level 4), within a node budget as a safety net.
+SURE_DEPTH, SURE_NODES = 3, 60_000
 #: Scores within this of the best are ties.
 TIE = 1e-6
 
@@ -89,15 +92,16 @@ class NavalBot:
 
     def _deepen(self, pos: Pos, ms: list[tuple], started: float, deadline_s: float) -> Order:
         if self.nodes is not None:
-            search = Search(max_nodes=self.nodes)
+            search = Search(max_nodes=self.nodes, quiesce=QUIESCE)
         else:
-            search = Search(deadline=started + min(CEILING, max(0.02, SHARE * deadline_s)))
+            search = Search(deadline=started + min(CEILING, max(0.02, SHARE * deadline_s)), quiesce=QUIESCE)
         ms = ordered(pos, ms)
-        scored = Search().root(pos, ms, 1)
+        scored = Search(quiesce=QUIESCE).root(pos, ms, 1)
         depth = 1
+        sure = Search(max_nodes=self.nodes or SURE_NODES, quiesce=QUIESCE)
         for d in range(2, MAX_DEPTH + 1):
             try:
-                now = search.root(pos, ms, d)
+                now = (sure if d <= SURE_DEPTH else search).root(pos, ms, d)
             except OutOfTime:
                 break
             scored, depth = now, d
@@ -105,7 +109,7 @@ class NavalBot:
             ms = [m for _, m in sorted(scored, key=lambda vm: -vm[0])]
             if abs(max(v for v, _ in scored)) >= 900:  # a forced result: deeper changes nothing
                 break
-        return self._pick(scored, depth, search.nodes)
+        return self._pick(scored, depth, sure.nodes + search.nodes)
 
     def _pick(self, scored: list[tuple[float, tuple]], depth: int, nodes: int) -> Order:
         best = max(v for v, _ in scored)

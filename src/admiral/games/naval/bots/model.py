@@ -34,7 +34,7 @@ from ..rules import (
 
 __all__ = [
     "KINDS", "NONE", "STEP", "STRIKE", "TURN", "VALUE", "WIN", "Pos", "evaluate", "from_state", "moves", "play",
-    "to_order",
+    "strikes", "to_order",
 ]  # fmt: skip
 
 #: Kinds by index (rank order, §2).
@@ -147,6 +147,24 @@ def moves(pos: Pos) -> list[tuple]:
     return out
 
 
+def strikes(pos: Pos) -> list[tuple]:
+    """The strikes of :func:`moves` without a mine (§4), in the same order: what a quiescence search plays."""
+    if pos.result is not None:
+        return []
+    me = pos.to_move
+    ships = pos.ships
+    out = []
+    for src, (side, kind, facing) in ships.items():
+        if side != me:
+            continue
+        dst = AHEAD[src][facing]
+        if dst >= 0:
+            other = ships.get(dst)
+            if other is not None and other[0] != me and MAY[kind][other[1]][struck(facing, other[2])]:
+                out.append((src, STRIKE, dst, 0, None, False))
+    return out
+
+
 def _mine_moves(pos: Pos, src: int, own: list[tuple]) -> list[tuple]:
     def ops(at: int) -> list[tuple[bool, int]]:
         if at in pos.mines:
@@ -249,8 +267,21 @@ W_THREAT_SECOND = 0.6  # …but not two
 W_EXPOSED = 0.12  # an enemy one turn away from striking (it must turn first: §3)
 W_ADVANCE = 0.05  # per row toward the enemy coast (contact wins games, §6's quiet draw does not)
 W_FORWARD = 0.02  # a bow toward the enemy coast (a step there needs no turn first, §3)
-W_HUNT = 0.02  # per point closer to the nearest enemy ship it is senior to (it strikes its bow too, §4)
+W_HUNT = 0.02  # per point closer to the nearest enemy junior (its bow may be struck too, §4), else any enemy
 W_GUN_AHEAD = 0.03  # a bow pointed at an enemy gun point
+W_AHEAD = 6.0  # material difference over material afloat
+
+#: ``DIST[p][q]``: Manhattan distance between points; ``ROWS_AHEAD[side][p]``: rows from the side's own coast.
+DIST: tuple[tuple[int, ...], ...] = tuple(
+    tuple(abs(p % 9 - q % 9) + abs(p // 9 - q // 9) for q in POINTS) for p in POINTS
+)
+ROWS_AHEAD: tuple[tuple[int, ...], tuple[int, ...]] = (
+    tuple(p // 9 for p in POINTS),
+    tuple(12 - p // 9 for p in POINTS),
+)
+#: The facing toward the enemy coast per side; the kinds each kind is senior to (it strikes their bow, §4).
+FORWARD = (int(Facing.N), int(Facing.S))
+JUNIOR: tuple[frozenset[int], ...] = tuple(frozenset(j for j in range(6) if MAY[k][j][0]) for k in range(6))
 
 
 def _risk(kind: int, side: int, point: int, mines: frozenset[int]) -> float:
@@ -272,16 +303,18 @@ def evaluate(pos: Pos) -> float:
     mines = pos.mines
     score = [0.0, 0.0]
     threats: tuple[list[float], list[float]] = ([], [])
-    enemies: tuple[list[int], list[int]] = ([], [])
-    for p, (side, kind, facing) in ships.items():
+    fleets: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
+    for p, (side, kind, _f) in ships.items():
         score[side] += VALUE[kind]
-        enemies[1 - side].append(p)
+        fleets[side].append((p, kind))
+    material = (score[0], score[1])
     for p, (side, kind, facing) in ships.items():
         v = VALUE[kind]
+        row_ahead = AHEAD[p]
         # strikes ready (ahead) and one turn away (abeam)
         for turn in (0, 1, 3):
-            f = (facing + turn) % 4
-            a = AHEAD[p][f]
+            f = (facing + turn) & 3
+            a = row_ahead[f]
             if a < 0:
                 continue
             other = ships.get(a)
@@ -291,29 +324,35 @@ def evaluate(pos: Pos) -> float:
                 continue
             if other[0] == side or not MAY[kind][other[1]][struck(f, other[2])]:
                 continue
-            gain = VALUE[other[1]] - v * _risk(kind, side, a, mines)
+            gain = VALUE[other[1]]
+            if kind != S and (a in mines or a in ENEMY_GUNS[side]):
+                gain -= v * _risk(kind, side, a, mines)
             if gain <= 0:
                 continue
             if turn == 0:
                 threats[side].append(gain)
             else:
                 score[side] += W_EXPOSED * gain
-        # progress: rows toward the enemy coast, and toward the nearest enemy junior (not the minesweeper)
+        # progress: rows toward the enemy coast, toward the nearest enemy junior (else any enemy ship)
         if kind != M:
-            col, row = p % 9, p // 9
-            score[side] += W_ADVANCE * (row if side == 0 else 12 - row)
-            if facing == (0 if side == 0 else 2):
+            score[side] += W_ADVANCE * ROWS_AHEAD[side][p]
+            if facing == FORWARD[side]:
                 score[side] += W_FORWARD
-            best = 0
-            for q in enemies[side]:
-                if MAY[kind][ships[q][1]][0]:
-                    d = abs(q % 9 - col) + abs(q // 9 - row)
-                    if best == 0 or d < best:
-                        best = d
-            score[side] -= W_HUNT * best
+            dist = DIST[p]
+            junior = JUNIOR[kind]
+            best = nearest = 99
+            for q, k in fleets[1 - side]:
+                d = dist[q]
+                if d < nearest:
+                    nearest = d
+                if d < best and k in junior:
+                    best = d
+            score[side] -= W_HUNT * (best if best < 99 else nearest if nearest < 99 else 0)
     mine = sorted(threats[me], reverse=True)
     theirs = sorted(threats[1 - me], reverse=True)
     total = score[me] - score[1 - me]
+    # trade down when ahead: the same difference weighs more with fewer ships afloat (§6: the whole fleet)
+    total += W_AHEAD * (material[me] - material[1 - me]) / (material[me] + material[1 - me] + 1)
     if mine:
         total += W_THREAT_MOVER * mine[0]
     if theirs:

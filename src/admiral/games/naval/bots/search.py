@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 
-from .model import NONE, STRIKE, TURN, VALUE, WIN, Pos, evaluate, moves, play
+from .model import NONE, STRIKE, TURN, VALUE, WIN, Pos, evaluate, moves, play, strikes
 
 __all__ = ["OutOfTime", "Search", "ordered"]
 
@@ -40,13 +40,17 @@ def ordered(pos: Pos, ms: list[tuple]) -> list[tuple]:
 class Search:
     """One search: ``deadline`` (a ``time.perf_counter()`` instant, ``None`` for none) and ``max_nodes`` (``None``
     for no budget); ``nodes`` counts positions visited. ``mines_below``: from this remaining depth down the
-    minesweeper's mine moves are left out (they pay off slowly; the root always has them)."""
+    minesweeper's mine moves are left out (they pay off slowly; the root always has them). ``quiesce``: strikes in
+    a row searched past the depth (:meth:`quiet_value`; 0: the leaves are evaluated as they are)."""
 
-    def __init__(self, deadline: float | None = None, max_nodes: int | None = None, mines_below: int = 2) -> None:
+    def __init__(
+        self, deadline: float | None = None, max_nodes: int | None = None, mines_below: int = 2, quiesce: int = 0
+    ) -> None:
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
         self.mines_below = mines_below
+        self.quiesce = quiesce
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -70,7 +74,7 @@ class Search:
                 return 0.0
             return (WIN + depth) if pos.result == pos.to_move else -(WIN + depth)
         if depth <= 0:
-            return evaluate(pos)
+            return self.quiet_value(pos, self.quiesce, alpha, beta)
         ms = moves(pos)
         if depth < self.mines_below:
             ms = [m for m in ms if m[4] is None]
@@ -82,6 +86,32 @@ class Search:
                 if best >= beta:
                     break
         return best
+
+    def quiet_value(self, pos: Pos, left: int, alpha: float, beta: float) -> float:
+        """The evaluation, or better for the side to move a strike (up to ``left`` more strikes in a row, each
+        side may stand pat instead): the horizon does not cut an exchange in the middle."""
+        stand = evaluate(pos)
+        if left <= 0 or stand >= beta:
+            return stand
+        best = stand
+        for m in ordered(pos, strikes(pos)):
+            self._tick()
+            outs = play(pos, m)
+            if len(outs) == 1:
+                child = outs[0][1]
+                v = -self._leaf(child, left - 1, -beta, -max(alpha, best))
+            else:
+                v = sum(p * -self._leaf(child, left - 1, -INF, INF) for p, child in outs)
+            if v > best:
+                best = v
+                if best >= beta:
+                    break
+        return best
+
+    def _leaf(self, pos: Pos, left: int, alpha: float, beta: float) -> float:
+        if pos.result is not None:
+            return evaluate(pos)
+        return self.quiet_value(pos, left, alpha, beta)
 
     def root(self, pos: Pos, ms: list[tuple], depth: int) -> list[tuple[float, tuple]]:
         """``[(value, move)]`` for each of ``ms`` searched ``depth`` plies (the best exact, the others possibly
