@@ -81,7 +81,7 @@ def test_a_gun_point_is_a_chance_node():  # §5: a ship entering an enemy gun po
 def test_a_mine_and_a_gun_roll_twice():  # §5, §7.3: both on one point, two rolls
     pos = from_state(game("Tb10n Ma1n / Ti13s / mines b11").state)
     (m,) = [m for m in moves(pos) if str(to_order(m)) == "b10-b11"]
-    (p_afloat, _), (p_sunk, sunk) = play(pos, m)
+    (p_afloat, _), (_, sunk) = play(pos, m)
     assert p_afloat == pytest.approx(SURVIVE**2) and parse_point("b11") in sunk.mines  # the mine stays after «взрыв»
 
 
