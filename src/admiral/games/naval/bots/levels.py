@@ -5,7 +5,7 @@ plays moves in its own :mod:`.model`, where the die is a chance node.
 - **1** a uniformly random legal order;
 - **2** greedy one ply: each order's expected evaluation after its die outcomes (captures score their target,
   moving into a strike or onto a gun/mined point costs the expected loss, :func:`~.model.evaluate`);
-- **3** two plies of expectimax (its order, the reply);
+- **3** two plies of expectimax (its order, the reply), seeking trades (:data:`AGGRESSION`, as levels 4–5);
 - **4** three plies of expectimax with alpha-beta (chance nodes exact);
 - **5** iterative deepening with a quiescence of strikes (an exchange is not cut at the horizon): three plies
   always (within a safety node budget), deeper within its deadline (anytime: the last finished depth's best
@@ -35,6 +35,8 @@ SHARE, CEILING = 0.6, 0.8
 MAX_DEPTH, QUIESCE = 8, 2
 #: Level 5 always finishes this depth (never weaker than level 4), within a node budget as a safety net.
 SURE_DEPTH, SURE_NODES = 3, 60_000
+#: Levels 3–5 score this per enemy ship sunk beyond its material (even trades look good: §6's quiet draw).
+AGGRESSION = 1.5
 #: Scores within this of the best are ties.
 TIE = 1e-6
 
@@ -82,6 +84,8 @@ class NavalBot:
             depth = DEPTH[self.level]
             budget = max(0.05, min(deadline_s, 5.0))
             search = Search(deadline=started + 4 * budget)  # a safety net only: depth 3 takes well under it
+            if self.level >= 3:
+                search.aggressive(pos.to_move, AGGRESSION)
             try:
                 scored = search.root(pos, ordered(pos, ms), depth)
             except OutOfTime:
@@ -98,7 +102,8 @@ class NavalBot:
         ms = ordered(pos, ms)
         scored = Search(quiesce=QUIESCE).root(pos, ms, 1)
         depth = 1
-        sure = Search(max_nodes=self.nodes or SURE_NODES, quiesce=QUIESCE)
+        sure = Search(max_nodes=self.nodes or SURE_NODES, quiesce=QUIESCE).aggressive(pos.to_move, AGGRESSION)
+        search.aggressive(pos.to_move, AGGRESSION)
         for d in range(2, MAX_DEPTH + 1):
             try:
                 now = (sure if d <= SURE_DEPTH else search).root(pos, ms, d)

@@ -267,7 +267,7 @@ W_THREAT_SECOND = 0.6  # …but not two
 W_EXPOSED = 0.12  # an enemy one turn away from striking (it must turn first: §3)
 W_ADVANCE = 0.05  # per row toward the enemy coast (contact wins games, §6's quiet draw does not)
 W_FORWARD = 0.02  # a bow toward the enemy coast (a step there needs no turn first, §3)
-W_HUNT = 0.02  # per point closer to the nearest enemy junior (its bow may be struck too, §4), else any enemy
+W_HUNT = 0.04  # per point closer to the nearest point a strike could come from (§4)
 W_GUN_AHEAD = 0.03  # a bow pointed at an enemy gun point
 W_AHEAD = 6.0  # material difference over material afloat
 
@@ -290,12 +290,12 @@ def _risk(kind: int, side: int, point: int, mines: frozenset[int]) -> float:
     return 0.0 if n == 0 else 1 - SURVIVE**n
 
 
-def evaluate(pos: Pos) -> float:
+def evaluate(pos: Pos, hunter: int | None = None) -> float:
     """The static value of ``pos`` for the side to move, in :data:`VALUE` units (±:data:`WIN` once over): material;
     the mover's best capture now and the other side's threats (a strike ready on a bow or a broadside open to it,
     §4, weighed by the striker's risk on entering a gun or mined point, §5); ships exposed to an enemy one turn
-    away from striking them; progress (rows toward the enemy coast, points toward the nearest enemy junior); bows
-    pointed at enemy guns."""
+    away from striking them; progress (rows toward the enemy coast, points toward the nearest point it could
+    strike an enemy from: for ``hunter``'s ships only when given, 0/1); bows pointed at enemy guns."""
     if pos.result is not None:
         return 0.0 if pos.result < 0 else (WIN if pos.result == pos.to_move else -WIN)
     me = pos.to_move
@@ -333,21 +333,41 @@ def evaluate(pos: Pos) -> float:
                 threats[side].append(gain)
             else:
                 score[side] += W_EXPOSED * gain
-        # progress: rows toward the enemy coast, toward the nearest enemy junior (else any enemy ship)
         if kind != M:
             score[side] += W_ADVANCE * ROWS_AHEAD[side][p]
             if facing == FORWARD[side]:
                 score[side] += W_FORWARD
+    # hunting: each ship's distance to the nearest point it could strike an enemy from (§4: beside it for the
+    # broadside, ahead of it for the bow if senior; never astern), so fronts locked bow to bow are outflanked; only
+    # for the ``hunter`` (the searching bot's side) when given: counted for both, the enemy's closing in would pay
+    # every one of its ships each time one of ours advanced
+    for side in (0, 1) if hunter is None else (hunter,):
+        squares: list[tuple[int, int]] = []  # (point, the target's kind, or -1: broadside, any striker)
+        for q, k in fleets[1 - side]:
+            fq = ships[q][2]
+            around = AHEAD[q]
+            for d in (0, 1, 2, 3):
+                r = around[d]
+                if r < 0 or d == fq ^ 2:  # off the map / land, or astern
+                    continue
+                there = ships.get(r)
+                if there is not None and there[0] != side:  # taken by the enemy: nobody strikes from there
+                    continue
+                squares.append((r, k if d == fq else -1))
+        if not squares:
+            continue
+        for p, kind in fleets[side]:
+            if kind == M:
+                continue
             dist = DIST[p]
             junior = JUNIOR[kind]
-            best = nearest = 99
-            for q, k in fleets[1 - side]:
-                d = dist[q]
-                if d < nearest:
-                    nearest = d
-                if d < best and k in junior:
+            best = 99
+            for r, k in squares:
+                d = dist[r]
+                if d < best and (k < 0 or k in junior) and (r == p or r not in ships):  # own ship there: its own
                     best = d
-            score[side] -= W_HUNT * (best if best < 99 else nearest if nearest < 99 else 0)
+            if best < 99:
+                score[side] -= W_HUNT * best
     mine = sorted(threats[me], reverse=True)
     theirs = sorted(threats[1 - me], reverse=True)
     total = score[me] - score[1 - me]

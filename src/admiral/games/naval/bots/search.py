@@ -51,6 +51,22 @@ class Search:
         self.nodes = 0
         self.mines_below = mines_below
         self.quiesce = quiesce
+        self.root_side: int | None = None
+        self.hunter: int | None = None
+        self.aggression = 0.0
+
+    def aggressive(self, side: int, per_ship: float) -> Search:
+        """Score ``per_ship`` for ``side`` per enemy ship sunk (beyond its material), so that even trades look good
+        to it (the quiet draw of §6 comes after 200 plies without a sinking); a quiet draw counts as much against
+        it. :returns: ``self``."""
+        self.root_side, self.aggression = side, per_ship
+        return self
+
+    def _bias(self, pos: Pos) -> float:
+        if self.root_side is None:
+            return 0.0
+        b = self.aggression * (12 - pos.count[1 - self.root_side])
+        return b if pos.to_move == self.root_side else -b
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -71,7 +87,7 @@ class Search:
         self._tick()
         if pos.result is not None:
             if pos.result < 0:
-                return 0.0
+                return -self._bias(pos) if self.root_side is not None else 0.0
             return (WIN + depth) if pos.result == pos.to_move else -(WIN + depth)
         if depth <= 0:
             return self.quiet_value(pos, self.quiesce, alpha, beta)
@@ -90,7 +106,7 @@ class Search:
     def quiet_value(self, pos: Pos, left: int, alpha: float, beta: float) -> float:
         """The evaluation, or better for the side to move a strike (up to ``left`` more strikes in a row, each
         side may stand pat instead): the horizon does not cut an exchange in the middle."""
-        stand = evaluate(pos)
+        stand = evaluate(pos, self.hunter) + self._bias(pos)
         if left <= 0 or stand >= beta:
             return stand
         best = stand
@@ -110,12 +126,14 @@ class Search:
 
     def _leaf(self, pos: Pos, left: int, alpha: float, beta: float) -> float:
         if pos.result is not None:
-            return evaluate(pos)
+            return evaluate(pos, self.hunter) if pos.result >= 0 or self.root_side is None else -self._bias(pos)
         return self.quiet_value(pos, left, alpha, beta)
 
     def root(self, pos: Pos, ms: list[tuple], depth: int) -> list[tuple[float, tuple]]:
         """``[(value, move)]`` for each of ``ms`` searched ``depth`` plies (the best exact, the others possibly
         bounds below it, as alpha-beta gives), in the order given."""
+        if self.hunter is None:
+            self.hunter = pos.to_move
         out = []
         best = -INF
         for m in ms:
