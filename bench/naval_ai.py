@@ -5,7 +5,8 @@ level at South in even games and at North in odd ones, each bot seeing only its 
 (:meth:`~admiral.games.naval.rules.Game.view`) and never the seed; game ``i`` of a pair has the die's seed and the
 bots' seeds from ``--seed`` and ``i``. Printed per match: the upper level's wins, draws, losses, its score (a draw
 counts ½) with the Wilson 95 % interval, whether the ≥ 70 % target is met (by the score itself; the interval says
-how sure), plies per game (mean, max) and how games ended; then per level its think time per move (p50 / p95 /
+how sure), plies per game (mean, max) and how games ended; the ships afloat at the end (upper minus lower, per game);
+then per level its think time per move (p50 / p95 /
 max, ms). A benchmark, not a test: one process, run it with ``nice``.
 
     nice -n 10 .venv/bin/python bench/naval_ai.py [--games 20] [--pairs 2 3 4 5] [--deadline 1.0] [--seed 1]
@@ -27,8 +28,8 @@ from admiral.games.naval.rules import Game, Side
 
 
 def play(upper: int, lower: int, seed: int, i: int, deadline: float, times: dict[int, list[float]]) -> tuple:
-    """One game, ``upper`` at South when ``i`` is even: ``(upper's score 1 / ½ / 0, plies, reason)``; think
-    times (seconds) are appended to ``times[level]``."""
+    """One game, ``upper`` at South when ``i`` is even: ``(upper's score 1 / ½ / 0, plies, reason, upper's ships
+    afloat minus lower's at the end)``; think times (seconds) are appended to ``times[level]``."""
     game = Game.new({"options": {}, "seed": seed * 100_003 + i})
     south, north = (upper, lower) if i % 2 == 0 else (lower, upper)
     bots = {
@@ -46,7 +47,8 @@ def play(upper: int, lower: int, seed: int, i: int, deadline: float, times: dict
     result = game.state.result
     upper_side = Side.SOUTH if i % 2 == 0 else Side.NORTH
     score = 0.5 if result.winner is None else 1.0 if result.winner is upper_side else 0.0
-    return score, game.state.ply, result.reason.value
+    margin = game.state.afloat(upper_side) - game.state.afloat(upper_side.opponent)
+    return score, game.state.ply, result.reason.value, margin
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -87,26 +89,34 @@ def main() -> None:
     rows = []
     for upper in args.pairs:
         lower = upper - 1
-        scores, plies, reasons = [], [], Counter()
+        scores, plies, reasons, margins = [], [], Counter(), []
         t0 = time.perf_counter()
         for i in range(args.games):
-            s, n, why = play(upper, lower, args.seed, i, args.deadline, times)
+            s, n, why, margin = play(upper, lower, args.seed, i, args.deadline, times)
+            margins.append(margin)
             scores.append(s)
             plies.append(n)
             reasons[why] += 1
-            print(f"  {upper} v {lower} game {i}: {s} in {n} plies ({why})", file=sys.stderr, flush=True)
+            print(
+                f"  {upper} v {lower} game {i}: {s} in {n} plies ({why}), afloat {margin:+d}",
+                file=sys.stderr,
+                flush=True,
+            )
         w, d = scores.count(1.0), scores.count(0.5)
         total = sum(scores)
         lo, hi = wilson(total, len(scores))
         rows.append((upper, lower, w, d, len(scores) - w - d, total / len(scores), lo, hi, plies, reasons,
-                     time.perf_counter() - t0))  # fmt: skip
+                     time.perf_counter() - t0, margins))  # fmt: skip
     print(f"\n## Ladder: {args.games} games a pair (upper level at South in even games), deadline {args.deadline} s")
     print("match                       W   D   L   score   95 % CI (Wilson)  ≥ 70 %  plies mean/max  ends          min")
-    for upper, lower, w, d, los, sc, lo, hi, plies, reasons, took in rows:
+    for upper, lower, w, d, los, sc, lo, hi, plies, reasons, took, _ in rows:
         ends = " ".join(f"{k} {v}" for k, v in sorted(reasons.items()))
         print(f"{upper} {NAMES[upper]:<13}v {lower} {NAMES[lower]:<8}{w:3d} {d:3d} {los:3d}  {sc:6.1%}  "
               f"{lo:6.1%} – {hi:6.1%}   {'yes' if sc >= 0.7 else 'no ':<6} {statistics.mean(plies):6.1f} / "
               f"{max(plies):3d}   {ends:<13} {took / 60:4.1f}")  # fmt: skip
+    print("\nships afloat at the end, upper minus lower, per game (a draw's margin says who was ahead):")
+    for upper, lower, *_, margins in rows:
+        print(f"{upper} v {lower}: {' '.join(f'{m:+d}' for m in margins)}")
     print("\nlevel              moves  think p50 / p95 / max (ms)")
     for level, ts in times.items():
         if ts:
