@@ -7,7 +7,8 @@ bots' seeds from ``--seed`` and ``i``. Printed per match: the upper level's wins
 counts ½) with the Wilson 95 % interval, whether the ≥ 70 % target is met (by the score itself; the interval says
 how sure), plies per game (mean, max) and how games ended; the ships afloat at the end (upper minus lower, per game);
 then per level its think time per move (p50 / p95 /
-max, ms). A benchmark, not a test: one process, run it with ``nice``.
+max, ms). A benchmark, not a test: one process, run it with ``nice``; Ctrl-C (SIGINT) stops it and prints the
+games finished so far.
 
     nice -n 10 .venv/bin/python bench/naval_ai.py [--games 20] [--pairs 2 3 4 5] [--deadline 1.0] [--seed 1]
 """
@@ -87,12 +88,20 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}, uptime: {_shell('uptime')}")
     times: dict[int, list[float]] = {n: [] for n in range(1, 6)}
     rows = []
+    stopped = False
     for upper in args.pairs:
+        if stopped:
+            break
         lower = upper - 1
         scores, plies, reasons, margins = [], [], Counter(), []
         t0 = time.perf_counter()
         for i in range(args.games):
-            s, n, why, margin = play(upper, lower, args.seed, i, args.deadline, times)
+            try:
+                s, n, why, margin = play(upper, lower, args.seed, i, args.deadline, times)
+            except KeyboardInterrupt:  # Ctrl-C (SIGINT): report the games finished so far
+                print(f"\ninterrupted: {upper} v {lower} after {i} games", flush=True)
+                stopped = True
+                break
             margins.append(margin)
             scores.append(s)
             plies.append(n)
@@ -102,12 +111,15 @@ def main() -> None:
                 file=sys.stderr,
                 flush=True,
             )
+        if not scores:
+            break
         w, d = scores.count(1.0), scores.count(0.5)
         total = sum(scores)
         lo, hi = wilson(total, len(scores))
         rows.append((upper, lower, w, d, len(scores) - w - d, total / len(scores), lo, hi, plies, reasons,
                      time.perf_counter() - t0, margins))  # fmt: skip
-    print(f"\n## Ladder: {args.games} games a pair (upper level at South in even games), deadline {args.deadline} s")
+    games = ", ".join(str(len(r[8])) for r in rows)
+    print(f"\n## Ladder: {games} games a pair (upper level at South in even games), deadline {args.deadline} s")
     print("match                       W   D   L   score   95 % CI (Wilson)  ≥ 70 %  plies mean/max  ends          min")
     for upper, lower, w, d, los, sc, lo, hi, plies, reasons, took, _ in rows:
         ends = " ".join(f"{k} {v}" for k, v in sorted(reasons.items()))
