@@ -102,9 +102,9 @@ def test_game_stats():
     assert stats["north"]["won"] and stats["north"]["reason"] == "resign"
 
 
-def test_no_bots_yet():
+def test_only_levels_1_to_5():  # issue 21: AI levels 1–5 (their own tests: test_bots.py)
     with pytest.raises(ValueError):
-        RS.new_bot(1, 0, {})
+        RS.new_bot(6, 0, {})
 
 
 def test_the_manifest():  # rules §1, §2

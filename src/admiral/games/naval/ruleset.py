@@ -326,11 +326,19 @@ class NavalRuleset(RecordedRuleset):
             }
         return out
 
-    # -- bots: none yet (issue 21 leaves them to their own work) ----------------------------------------------
+    # -- bots: the five levels of :mod:`.bots` (issue 21) ------------------------------------------------------
 
     def new_bot(self, level: int, seed: int, options: Mapping[str, Any]) -> Any:
-        """:raises ValueError: for every level: «Военно-морская игра» has no AI levels yet."""
-        raise ValueError(f"«Военно-морская игра» has no AI level {level!r} (levels: none yet)")
+        """A bot of ``level`` from :data:`.bots.LEVELS` (1–5), drawing from ``seed``.
+
+        :raises ValueError: for a level that does not exist; ``bad_options`` (:class:`RuleError`) for any option."""
+        from .bots import LEVELS  # the bots import the rules only; kept out of the module's import time
+
+        _no_options(options)
+        lv = LEVELS.get(level)
+        if lv is None:
+            raise ValueError(f"«Военно-морская игра» has no AI level {level!r} (levels: {sorted(LEVELS)})")
+        return lv.make(seed)
 
     def bot_setup(self, bot: Any, side: str) -> dict[str, str]:
         """The start (§2): a bot has no setup to choose."""
