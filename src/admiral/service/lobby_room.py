@@ -357,7 +357,7 @@ class LobbyRoom:
         """Public entries of challenges ``(id, settings, created epoch ms, creator key)``: one profile query, one
         rating query per game."""
         keys = [creator for _id, _s, _at, creator in rows]
-        profiles = {} if self.accounts is None else await self._db(self.accounts.by_keys, keys)
+        profiles = {} if self.accounts is None or not keys else await self._db(self.accounts.by_keys, keys)
         ratings: dict[str, dict[str, Rated]] = {}
         for game in {s.game for _id, s, _at, _c in rows}:
             registered = [k for _id, s, _at, k in rows if s.game == game and k in profiles]
