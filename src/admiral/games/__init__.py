@@ -2,7 +2,7 @@
 once (:class:`~admiral.games.protocol.GameInfo`) and implements :class:`~admiral.games.protocol.Ruleset`.
 
 >>> list(GAMES)
-['admiral', 'battleship', 'battleship_ext']
+['admiral', 'battleship', 'battleship_ext', 'naval']
 >>> ruleset("admiral").info.name
 'Адмирал'
 >>> ruleset("chess")
@@ -18,6 +18,7 @@ from __future__ import annotations
 from .admiral import AdmiralRuleset
 from .battleship import BattleshipRuleset
 from .battleship_ext import ExtendedRuleset
+from .naval import NavalRuleset
 from .protocol import (
     OUTCOMES,
     SIDES,
@@ -40,7 +41,7 @@ __all__ = [
 
 
 #: Every game of the house by key, in the order the home page offers them.
-GAMES: dict[str, Ruleset] = {r.info.key: r for r in (AdmiralRuleset(), BattleshipRuleset(), ExtendedRuleset())}
+GAMES: dict[str, Ruleset] = {r.info.key: r for r in (AdmiralRuleset(), BattleshipRuleset(), ExtendedRuleset(), NavalRuleset())}
 
 #: The game a request that names none means (every game stored before the registry is «Адмирал»).
 DEFAULT_GAME = "admiral"

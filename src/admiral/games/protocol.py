@@ -97,7 +97,9 @@ class GameInfo:
     ``(value, Russian label)``, the first one the default; ``setup_minutes``: the default setup time (minutes,
     0 = none); ``capabilities``: the opt-in protocols this game's ruleset implements (``"notes"`` →
     :class:`MarkerNotes`, ``"auto_reply"`` → :class:`AutoReply`, ``"progression"`` → :class:`Progression`: its
-    finished games are credited to the commanders from :meth:`Ruleset.game_stats`); ``board``: the
+    finished games are credited to the commanders from :meth:`Ruleset.game_stats`; ``"start_settings"`` →
+    :class:`StartSettings`; ``"fixed_start"``: the rules fix the start, nothing is arranged — every seat is ready with
+    :meth:`Ruleset.auto_setup` from the creation and play begins once both seats are held); ``board``: the
     geometry the client draws (JSON-ready: ``{"width", "height", …}``, the game's manifest holds the rest);
     ``chance``: the rules draw at random (a first shooter, a die), so :meth:`Ruleset.new_game` gets the game's
     ``"seed"`` in its settings.

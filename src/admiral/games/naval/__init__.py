@@ -1,14 +1,12 @@
 """«Военно-морская игра» (NAVAL_GAME.md, issue 21): the open-board Soviet naval game with facing, land, coastal
 guns, mines and dice.
 
-- :data:`INFO`: the game's facts (key ``"naval"``, no room options, no AI levels yet, the Russian texts of the
-  engine's refusal codes and end reasons);
+- :data:`INFO`: the game's facts (key ``"naval"``, no room options, AI levels 1–5 of :mod:`.bots`, the Russian
+  texts of the engine's refusal codes and end reasons), with the capabilities ``fixed_start`` (the start is the
+  rules', §2: play begins as soon as both seats are held) and ``start_settings`` (the die's 32-byte seed, §7.5);
 - :mod:`.rules`: the pure engine (standard library and :mod:`admiral.games.common` only);
-- :class:`NavalRuleset`: the house's :class:`~admiral.games.protocol.Ruleset` over it.
-
-The game is **not in the public registry** (:data:`admiral.games.GAMES`) yet: it has no client, manifest page, bots
-or lessons, and registering it would offer it on the home page. The consistency suite plays it through its hooks
-(``tests/games/hooks.py``) until the house registers it.
+- :class:`NavalRuleset`: the house's :class:`~admiral.games.protocol.Ruleset` over it;
+- :mod:`.rulebook`: the rules page's diagrams, computed by the engine.
 """
 
 from __future__ import annotations
@@ -16,17 +14,36 @@ from __future__ import annotations
 from admiral.games.protocol import GameInfo
 from admiral.i18n import N_
 
+from .bots import NAMES
+
 __all__ = ["INFO", "NavalRuleset"]
 
 #: The facts of «Военно-морская игра», declared once.
 INFO = GameInfo(
     key="naval",
     name=N_("Военно-морская игра"),
+    levels=dict(sorted(NAMES.items())),
     setup_styles=(("plain", N_("Обычная")),),
+    capabilities=frozenset({"fixed_start", "start_settings"}),
+    pairing=("10+5",),
     chance=True,  # the die of coastal guns and mines (§5, §7.5): the session must pass the seed
     side_choice=True,  # South moves first (§7.1)
     board={"width": 9, "height": 13, "columns": "abcdefghi"},
     blurb=N_("9×13, открытая доска: курс, острова, береговые батареи, мины и кубик"),
+    brief=N_(
+        "Оба флота видны. За ход один корабль делает шаг носом вперёд на соседнюю точку, поворачивает нос на 90° или "
+        "бьёт: входит в точку корабля соперника, и тот тонет. В корму бить нельзя; в нос бьёт только старший; "
+        "подлодка старше броненосца и крейсеров. Береговые батареи и мины топят вошедший корабль, если на кубике "
+        "выпал «взрыв» (1 из 6). Побеждает тот, кто потопит весь флот соперника."
+    ),
+    invite=N_("Открытая карта 9×13: ходите кораблями носом вперёд, бейте в борт и в нос, берегитесь батарей и мин."),
+    level_notes={
+        1: N_("ходит наугад"),
+        2: N_("берёт, что плохо лежит, и обходит батареи"),
+        3: N_("смотрит на ответ соперника"),
+        4: N_("считает на три хода вперёд с учётом кубика"),
+        5: N_("считает так глубоко, как успевает, и доводит размены до конца"),
+    },
     messages={
         "bad_point": N_("Такой точки на карте нет."),
         "off_map": N_("Эта точка за краем карты."),

@@ -3,8 +3,8 @@ rules in :mod:`.rules`.
 
 The session deals only in strings and JSON-ready dicts: sides ``"south"``/``"north"``, setups ``{point: code}``
 (the fixed start, §2: ``{"e1": "Bn", …}``), actions as notation (``"d2-d3"``, ``"d2>"``, ``"d2xd3"``, ``"+a1"``),
-views from the one view function. The game has no room options, no setup phase to speak of (the start is fixed:
-:meth:`auto_setup` gives it) and no bots yet (:meth:`new_bot` refuses every level).
+views from the one view function. The game has no room options and no setup phase (capability ``fixed_start``: the start is fixed,
+:meth:`auto_setup` gives it); the die's seed is fixed when play starts (capability ``start_settings``).
 
 >>> rs = NavalRuleset()
 >>> setups = {s: rs.auto_setup(s, 0, {}, {}) for s in ("south", "north")}
@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -325,6 +326,17 @@ class NavalRuleset(RecordedRuleset):
                 "plies": turns[side] + ended,
             }
         return out
+
+    def start_settings(
+        self, careers: Mapping[str, Mapping[str, Any] | None], ai: Mapping[str, int | None]
+    ) -> dict[str, Any]:
+        """What the record keeps from the start of play: ``{"seed": int}``, a fresh 32-byte seed (below 2²⁵⁶) every
+        roll of the die comes from (§7.5: the house's own game seed is shorter). Careers and levels play no part.
+
+        >>> 0 <= NavalRuleset().start_settings({}, {})["seed"] < 2**256
+        True
+        """
+        return {"seed": secrets.randbits(256)}
 
     # -- bots: the five levels of :mod:`.bots` (issue 21) ------------------------------------------------------
 

@@ -266,9 +266,13 @@ class FinishMixin(SessionBase):
             before = g.seats[_other(s)]
             new.seats[s].profile, new.seats[s].profile_of = before.profile, before.profile_of
         self._set_up_bots(new, seats)
+        self._fix_starts(new, seats)
         await self._db(self.store.create_game, row, seats)
         await self._db(self.store.update_game, g.id, rematch_id=new_id, rematch_offer=None)
         g.rematch_id, g.rematch_offer = new_id, None
         self.games[new_id] = new
+        if "fixed_start" in new.rules.info.capabilities:
+            async with self._locked(new):
+                await self._start_if_ready(new)  # a failed start is tried again by the sweeper
         self._schedule(new)
         g.log.info("rematch game=%s by side=%s", new_id, side)

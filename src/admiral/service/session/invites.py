@@ -121,11 +121,24 @@ class InviteMixin(SessionBase):
                 row, {s.side: Seat(s.side, s.browser_hash, {}, False, False) for s in seats}, self._rules_of(row)
             )
             self._set_up_bots(g, seats)
+            self._fix_starts(g, seats)
             await self._db(self.store.create_game, row, seats)
             self.games[game_id] = g
             g.log.info("created side=%s settings=%s", side, settings.to_dict())
+            if direct and "fixed_start" in g.rules.info.capabilities:
+                async with self._locked(g):
+                    await self._start_if_ready(g)  # a failed start is tried again by the sweeper
             self._schedule(g)
             return game_id, code
+
+    def _fix_starts(self, g: LiveGame, seats: list[GameSeatRow]) -> None:
+        """In a game whose start is fixed by its rules (capability ``"fixed_start"``: nothing to arrange), every
+        seat's draft is that start and ready from the creation, so play begins as soon as both seats are held."""
+        if "fixed_start" not in g.rules.info.capabilities:
+            return
+        for row in seats:
+            row.draft, row.ready = g.rules.auto_setup(row.side, 0, {}, g.settings.options), True
+            g.seats[row.side].draft, g.seats[row.side].ready = dict(row.draft), True
 
     async def unfinished_games(self, browser_hash: str) -> list[dict[str, Any]]:
         """The games ``browser_hash`` holds a seat in that are not over, newest first (at most 20), for the home
