@@ -160,13 +160,6 @@ def _battleship_ext_outcome(rules: Ruleset, game: Any) -> Any:
     )
 
 
-def _naval() -> Ruleset:
-    """«Военно-морская игра»'s ruleset (not in the public registry yet: issue 21)."""
-    from admiral.games.naval import NavalRuleset
-
-    return NavalRuleset()
-
-
 #: Each game of the registry by key (and the games the suite plays before they are registered).
 HOOKS: dict[str, Hooks] = {
     "admiral": Hooks(games=12, max_plies=500, alternatives=_admiral_alternatives, outcome=_admiral_outcome),
@@ -194,7 +187,7 @@ HOOKS: dict[str, Hooks] = {
         alternatives=_battleship_ext_alternatives,
         outcome=_battleship_ext_outcome,
     ),
-    "naval": Hooks(games=12, max_plies=400, ruleset=_naval(), open_information=True),
+    "naval": Hooks(games=12, max_plies=400, open_information=True),
 }
 
 

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from admiral.games import GAMES as ALL
+
 from .conftest import Browser, error, live_game, observe, snapshot, start_game, until
 from .test_accounts import Person, register
 
@@ -16,17 +18,24 @@ GAMES = {
     "admiral": {},
     "battleship": {"game": "battleship", "options": {"rules": "classic"}},
     "battleship_ext": {"game": "battleship_ext", "options": {"board": "giant", "mines": 3, "sweepers": 1}},
+    "naval": {"game": "naval"},
 }
 
 
 def _over(browsers, game: str) -> tuple[str, Browser, Browser]:
-    """A game of ``game`` both seats held, ended by South's abort in setup: ``(game_id, south, north)``."""
+    """A game of ``game`` both seats held, ended by South's abort in setup (in play before a turn, for a game whose
+    start is fixed: nothing to set up): ``(game_id, south, north)``."""
     game_id, south, north = start_game(browsers, setup_ms=60_000, **GAMES[game])
     with south.ws(game_id) as ws:
-        snapshot(ws, status="setup")
+        snapshot(ws, status=_first_status(game))
         ws.send_json({"type": "abort"})
         snapshot(ws, status="aborted")
     return game_id, south, north
+
+
+def _first_status(game: str) -> str:
+    """Where a game with both seats held begins: the setup, or play for a game whose start is fixed."""
+    return "play" if "fixed_start" in ALL[game].info.capabilities else "setup"
 
 
 def _games(client) -> int:
@@ -62,7 +71,7 @@ def test_a_rematch_is_an_offer_the_other_accepts(browsers, client, game: str) ->
         assert _offer_of(snap["game"]) == (None, url)
     assert _games(client) == before + 1
     new = observe(north, url.removeprefix("/g/"))["game"]
-    assert new["seat"] == "south" and new["status"] == "setup" and new["settings"]["game"] == game
+    assert new["seat"] == "south" and new["status"] == _first_status(game) and new["settings"]["game"] == game
     assert observe(south, url.removeprefix("/g/"))["game"]["seat"] == "north"
 
 

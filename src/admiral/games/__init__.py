@@ -41,7 +41,9 @@ __all__ = [
 
 
 #: Every game of the house by key, in the order the home page offers them.
-GAMES: dict[str, Ruleset] = {r.info.key: r for r in (AdmiralRuleset(), BattleshipRuleset(), ExtendedRuleset(), NavalRuleset())}
+GAMES: dict[str, Ruleset] = {
+    r.info.key: r for r in (AdmiralRuleset(), BattleshipRuleset(), ExtendedRuleset(), NavalRuleset())
+}
 
 #: The game a request that names none means (every game stored before the registry is «Адмирал»).
 DEFAULT_GAME = "admiral"

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from admiral.games import GAMES, Applied, RuleError, Ruleset
+from admiral.games import GAMES, Applied, Credit, RuleError, Ruleset
 from admiral.games.naval import INFO, NavalRuleset
 from admiral.games.naval.rules import draw, seed_bytes
 
@@ -22,9 +22,14 @@ def new(seed: int = 1):
     return RS.new_game(setups, {"options": {}, "seed": seed})
 
 
-def test_a_ruleset_of_the_house_not_yet_registered():
+def test_a_ruleset_of_the_house_in_the_registry():  # issue 21: it plugs into the house
     assert isinstance(RS, Ruleset) and RS.info is INFO and INFO.key == "naval" and INFO.chance
-    assert "naval" not in GAMES
+    assert isinstance(GAMES["naval"], NavalRuleset) and GAMES["naval"].info is INFO
+    # rules §2: the start is fixed (no setup phase); §7.5: the die's 32-byte seed is fixed when play starts
+    assert {"fixed_start", "start_settings", "progression"} <= INFO.capabilities
+    assert sorted(INFO.levels) == [1, 2, 3, 4, 5] and sorted(INFO.level_notes) == [1, 2, 3, 4, 5]
+    seeds = {RS.start_settings({}, {})["seed"] for _ in range(4)}
+    assert len(seeds) == 4 and all(0 <= s < 2**256 for s in seeds)
 
 
 def test_every_refusal_code_has_its_text():  # issue 21: a clear reason for every bad input
@@ -100,6 +105,23 @@ def test_game_stats():
     stats = RS.game_stats(game)
     assert stats["south"]["turns"] == 1 and stats["south"]["outcome"] == "loss" and stats["south"]["plies"] == 2
     assert stats["north"]["won"] and stats["north"]["reason"] == "resign"
+    assert stats["south"]["counts"] is False  # one order each: aborted (docs/points.md), nothing credited
+    assert RS.credit(stats["north"], {}, None) == Credit(False, None, 0, {})
+
+
+def test_credit_after_a_counted_game():  # docs/points.md «Военно-морская игра»: engagement, resignation pays 0
+    game = new()
+    for a in ("d2-d3", "e12-e11", "f2-f3", "d12-d11", "resign north"):
+        RS.apply(game, a)
+    stats = RS.game_stats(game)
+    assert stats["south"]["counts"] and stats["south"]["turns"] == 2
+    won = RS.credit(stats["south"], {}, None)
+    # (100 + 0 sunk + 20 × 12/12) × 1.0 × min(1, 2/40) = 6
+    assert (won.counted, won.outcome, won.points) == (True, "win", 6)
+    assert won.career == {"version": 1, "turns": 2, "strikes": 0, "sunk": 0, "fastest_win": None}
+    lost = RS.credit(stats["north"], {"version": 1, "turns": 5, "strikes": 1, "sunk": 1, "fastest_win": 30}, 2)
+    assert (lost.counted, lost.outcome, lost.points) == (True, "loss", 0)
+    assert lost.career["turns"] == 7 and lost.career["fastest_win"] == 30
 
 
 def test_only_levels_1_to_5():  # issue 21: AI levels 1–5 (their own tests: test_bots.py)

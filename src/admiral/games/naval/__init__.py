@@ -3,7 +3,8 @@ guns, mines and dice.
 
 - :data:`INFO`: the game's facts (key ``"naval"``, no room options, AI levels 1–5 of :mod:`.bots`, the Russian
   texts of the engine's refusal codes and end reasons), with the capabilities ``fixed_start`` (the start is the
-  rules', §2: play begins as soon as both seats are held) and ``start_settings`` (the die's 32-byte seed, §7.5);
+  rules', §2: play begins as soon as both seats are held), ``start_settings`` (the die's 32-byte seed, §7.5) and
+  ``progression`` (:mod:`.progression`: points and the profile's totals);
 - :mod:`.rules`: the pure engine (standard library and :mod:`admiral.games.common` only);
 - :class:`NavalRuleset`: the house's :class:`~admiral.games.protocol.Ruleset` over it;
 - :mod:`.rulebook`: the rules page's diagrams, computed by the engine.
@@ -24,7 +25,7 @@ INFO = GameInfo(
     name=N_("Военно-морская игра"),
     levels=dict(sorted(NAMES.items())),
     setup_styles=(("plain", N_("Обычная")),),
-    capabilities=frozenset({"fixed_start", "start_settings"}),
+    capabilities=frozenset({"fixed_start", "start_settings", "progression"}),
     pairing=("10+5",),
     chance=True,  # the die of coastal guns and mines (§5, §7.5): the session must pass the seed
     side_choice=True,  # South moves first (§7.1)

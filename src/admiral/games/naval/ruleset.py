@@ -3,8 +3,8 @@ rules in :mod:`.rules`.
 
 The session deals only in strings and JSON-ready dicts: sides ``"south"``/``"north"``, setups ``{point: code}``
 (the fixed start, §2: ``{"e1": "Bn", …}``), actions as notation (``"d2-d3"``, ``"d2>"``, ``"d2xd3"``, ``"+a1"``),
-views from the one view function. The game has no room options and no setup phase (capability ``fixed_start``: the start is fixed,
-:meth:`auto_setup` gives it); the die's seed is fixed when play starts (capability ``start_settings``).
+views from the one view function. The game has no room options and no setup phase (capability ``fixed_start``:
+the start is fixed, :meth:`auto_setup` gives it); the die's seed is fixed when play starts (``start_settings``).
 
 >>> rs = NavalRuleset()
 >>> setups = {s: rs.auto_setup(s, 0, {}, {}) for s in ("south", "north")}
@@ -22,10 +22,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from admiral.games.common import RecordedRuleset
-from admiral.games.protocol import Applied, GameInfo, RuleError, info_manifest
+from admiral.games.protocol import Applied, Credit, GameInfo, RuleError, info_manifest
 from admiral.i18n import N_, _
 
-from . import INFO
+from . import INFO, progression
 from .rules import (
     FLEET,
     MAP,
@@ -293,9 +293,10 @@ class NavalRuleset(RecordedRuleset):
 
     def game_stats(self, game: Game) -> dict[str, Any]:
         """Per side: ``turns`` (orders given), ``strikes`` (enemy ships it sank by striking), ``sunk`` (enemy ships
-        lost by any cause), ``ships_lost``, ``mines_laid``, ``rolls`` (rolls for its ships), ``won``, ``outcome``
-        (``"win"``/``"draw"``/``"loss"``, ``None`` during the game), ``reason``, ``plies`` (its orders and its own
-        end action)."""
+        lost by any cause), ``ships_lost``, ``ships`` (a fleet: 12), ``mines_laid``, ``rolls`` (rolls for its
+        ships), ``won``, ``outcome`` (``"win"``/``"draw"``/``"loss"``, ``None`` during the game), ``reason``,
+        ``plies`` (its orders and its own end action), ``counts`` (each side gave at least
+        :data:`.progression.MIN_TURNS` orders: else the game is aborted, nothing is credited)."""
         state = game.state
         result = state.result
         winner = None if result is None else result.winner
@@ -325,7 +326,26 @@ class NavalRuleset(RecordedRuleset):
                 "reason": None if result is None else result.reason.value,
                 "plies": turns[side] + ended,
             }
+        counts = all(t >= progression.MIN_TURNS for t in turns.values())
+        for stats in out.values():
+            stats["counts"] = counts
         return out
+
+    # -- progression (docs/points.md) ----------------------------------------------------------------------------
+
+    def credit(self, stats: Mapping[str, Any], career: Mapping[str, Any], ai_level: int | None) -> Credit:
+        """One seat's points (:func:`.progression.points`) and its «Военно-морская игра» totals
+        (:func:`.progression.fold`) after the game; an aborted game (``stats["counts"]`` false) credits nothing.
+
+        :raises ValueError: for a career it cannot read or an AI level outside 1…5."""
+        outcome = progression.outcome(stats)
+        if outcome is None:
+            return Credit(False, None, 0, dict(career))
+        return Credit(True, outcome, progression.points(stats, ai_level), progression.fold(career, stats))
+
+    def career_stats(self, career: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+        """:func:`.progression.career_stats`: orders, strikes, ships sunk, the fastest win."""
+        return progression.career_stats(career)
 
     def start_settings(
         self, careers: Mapping[str, Mapping[str, Any] | None], ai: Mapping[str, int | None]

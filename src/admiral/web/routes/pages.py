@@ -15,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from admiral.games import DEFAULT_GAME, GAMES, GameInfo, Option, UnknownGame, ruleset
 from admiral.games.admiral import rulebook
 from admiral.games.admiral.rules import COLUMNS_RU, FLEET_SIZE, QUIET_LIMIT, Kind
-from admiral.i18n import _, pgettext
+from admiral.games.naval import rulebook as naval_rulebook
+from admiral.i18n import N_, _, pgettext
 from admiral.service import GameSettings, ServiceError
 from admiral.service.lobby import room_labels
 
@@ -206,6 +207,44 @@ async def rules_page(request: Request) -> HTMLResponse:
         "collisions": rulebook.collisions(),
     }
     return render(request, "rules.html", ctx)
+
+
+#: The letters «Военно-морская игра» draws on its ships (the client's ``pt("naval", …)``, the same message ids).
+_NAVAL_LETTERS = {"B": "Б", "C": "К", "G": "Кн", "T": "Мн", "M": "Тр", "S": "П"}
+
+
+@router.get("/rules/naval", response_class=HTMLResponse)
+async def naval_rules_page(request: Request) -> HTMLResponse:
+    """«Правила» of «Военно-морская игра» (``templates/rules_naval.html``, NAVAL_GAME.md): its pictures and the strike
+    table computed by the engine (:mod:`admiral.games.naval.rulebook`), the ships' letters in the reader's language."""
+    rules = GAMES["naval"]
+    manifest = rules.manifest()
+    letters = {code: pgettext("naval", ru) for code, ru in _NAVAL_LETTERS.items()}
+    ships = [{**s, "name": _(s["name"])} for s in manifest["ships"]]
+    title = {key: _(text) for key, text in _NAVAL_PICTURES.items()}
+    ctx = {
+        "ships": ships,
+        "names": {s["code"]: s["name"] for s in ships},
+        "letters": letters,
+        "land": manifest["map"]["land"],
+        "guns": manifest["map"]["guns"],
+        "mines": manifest["mines"],
+        "quiet_turns": manifest["quiet_plies"] // 2,
+        "ai_levels": rules.info.levels,
+        "strike_table": naval_rulebook.strike_table(),
+        "pictures": {key: naval_rulebook.svg(d, letters, title[key]) for key, d in naval_rulebook.diagrams().items()},
+    }
+    return render(request, "rules_naval.html", ctx)
+
+
+#: The pictures' titles (their accessible names).
+_NAVAL_PICTURES = {
+    "start": N_("Карта в начале партии"),
+    "steps": N_("Шаг и повороты крейсера"),
+    "strikes": N_("Удары в борт, в корму и в нос"),
+    "senior": N_("Старшие бьют в нос"),
+    "guns": N_("Батарея и мина"),
+}
 
 
 @router.post("/games", response_model=None)
