@@ -115,7 +115,9 @@ export class NavalBoard {
     for (const s of marks.strikes || []) {
       const [x, y] = this.xy(s.to);
       const label = t("Удар {struck}: {point}", { struck: STRUCK_RU[s.struck] || "", point: s.to });
-      const [lx, ly] = [x, y + (y > this.height - M - 10 ? -24 : 27)];
+      // the word on the far side of the target from the striker (the striker stands next to it)
+      const [fx, fy] = marks.selected ? this.xy(marks.selected) : [x, y + S];
+      const [lx, ly] = [Math.max(20, Math.min(this.width - 20, x + Math.sign(x - fx) * 27)), y + Math.sign(y - fy) * 25];
       out.push(
         `<g class="nv-strike struck-${s.struck}" data-key="${esc(s.key)}" data-point="${s.to}" tabindex="0" role="button" aria-label="${esc(label)}"><title>${esc(label)}</title>` +
           `<circle class="nv-hit" cx="${x}" cy="${y}" r="19"/><circle class="nv-aim" cx="${x}" cy="${y}" r="17"/>` +
