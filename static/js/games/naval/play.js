@@ -370,6 +370,7 @@ export class PlayScreen {
         const n = (data.plies || []).length;
         if (i === 0) return tn("Начальная расстановка ({n} полуход)", "Начальная расстановка ({n} полуходов)", n);
         const step = this.replaySteps[i];
+        if (!step.turn && step.text) return t("Полуход {i} из {n}: {action}", { i, n, action: step.text }); // «Север сдался.»
         const what = step.turn ? turnText(this.m, step.turn) : step.text || step.ply.action;
         const rolls = this.replayRolls.filter((r) => r.ply === step.ply.ply).map((r) => rollText(this.m, r));
         return t("Полуход {i} из {n}: {side}, {action}", { i, n, side: SIDE_RU[step.ply.side] || "", action: [what, ...rolls].join("; ") });
