@@ -20,6 +20,13 @@ function pickGame(key, { initial = false } = {}) {
       if (first) first.checked = true;
     }
   }
+  // parts that some games do without (`data-not-for-games`: keys, space-separated), e.g. the setup time of a game
+  // whose start is fixed
+  for (const el of document.querySelectorAll("[data-not-for-games]")) {
+    const off = el.dataset.notForGames.split(" ").includes(key);
+    el.hidden = off;
+    if (el.tagName === "FIELDSET") el.disabled = off;
+  }
   for (const field of document.querySelectorAll("[data-game-field]")) field.value = key;
   const aiForm = document.getElementById("new-ai-game");
   if (aiForm && radio) aiForm.hidden = radio.dataset.levels === "0";

@@ -107,7 +107,8 @@ class GameInfo:
     What the pages say of the game (Russian, ``N_``-marked): ``blurb``, one line under its name in the home page's
     picker; ``brief``, the home page's short rules; ``invite``, the invite page's line (``%(room)s``: the room
     options chosen); ``level_notes``: a line per AI level; ``tutorial``: the URL of its lessons (``None``: none
-    yet) and ``tutorial_note`` what they teach; ``side_choice``: whether the creator chooses a side (the sides
+    yet) and ``tutorial_note`` what they teach; ``rules_page``: the URL of its full rules page (``None``: the
+    home page's brief is all); ``side_choice``: whether the creator chooses a side (the sides
     differ: who moves first, which shore); ``messages``: the text a player is shown for each of the rules' refusal
     codes (:attr:`RuleError.code`; codes every game shares have the house's text); ``end_reasons``: each reason
     code :meth:`Ruleset.result` may give (``games.result_reason``) → a short neutral phrase for lists such as the
@@ -134,6 +135,7 @@ class GameInfo:
     level_notes: Mapping[int, str] = field(default_factory=dict)
     tutorial: str | None = None
     tutorial_note: str = ""
+    rules_page: str | None = None
     side_choice: bool = False
     messages: Mapping[str, str] = field(default_factory=dict)
     end_reasons: Mapping[str, str] = field(default_factory=dict)

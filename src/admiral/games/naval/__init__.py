@@ -27,6 +27,7 @@ INFO = GameInfo(
     setup_styles=(("plain", N_("Обычная")),),
     capabilities=frozenset({"fixed_start", "start_settings", "progression"}),
     pairing=("10+5",),
+    rules_page="/rules/naval",
     chance=True,  # the die of coastal guns and mines (§5, §7.5): the session must pass the seed
     side_choice=True,  # South moves first (§7.1)
     board={"width": 9, "height": 13, "columns": "abcdefghi"},

@@ -171,6 +171,8 @@ async def home(request: Request, service: ServiceDep, browser: BrowserHash, game
         "form_options": {key: form_options(r.info) for key, r in GAMES.items()},
         "unfinished": await service.unfinished_games(browser),
         "game_names": {key: _(r.info.name) for key, r in GAMES.items()},  # the lobby's list (issue 19)
+        # the games with nothing to arrange: the forms hide the setup time for them
+        "fixed_starts": [key for key, r in GAMES.items() if "fixed_start" in r.info.capabilities],
     }
     return render(request, "home.html", ctx)
 
@@ -367,6 +369,7 @@ async def game_page(request: Request, game_id: str, service: ServiceDep, browser
         "entry": client_entry(key),
         "manifest_url": manifest_url(key),
         "room": room_text(GAMES[key].info, g.settings.options),
+        "fixed_start": "fixed_start" in GAMES[key].info.capabilities,  # nothing to arrange: play begins at once
     }
     return render(request, "game.html", ctx)
 
