@@ -330,7 +330,9 @@ def test_ai_game(browser, server_url, nv_shots, page_errors, level, turns, size)
         for _ in range(turns):
             my_turn(page)
             order(page, pick(legal(page)))
-            page.wait_for_function("() => window.admiral.view.to_act !== 'north' || window.admiral.game.status !== 'play'")
+            page.wait_for_function(
+                "() => window.admiral.view.to_act !== 'north' || window.admiral.game.status !== 'play'"
+            )
             if page.evaluate("() => window.admiral.game.status") != "play":
                 break
         page.wait_for_function("() => window.admiral.view.ply >= 2")

@@ -22,12 +22,15 @@ from typing import Any
 from ...common import IllegalAction, InvalidSetup, Record, RecordedGame, SetupProblem, record_parts, record_setups
 from .board import Point, name, parse_point
 from .fleet import START, START_FACING
-from .state import Action, Event, GameState, Order, Side
+from .state import Action, Event, GameState, MineLaid, MineLifted, Moved, Order, Side, Strike, Turned
 from .view import PlayerView, view
 
 __all__ = [
     "FORMAT", "Game", "GameRecord", "check_setup", "settings_of", "setup_of", "setup_problems", "start_setup",
 ]  # fmt: skip
+
+#: The events an order makes (one at least), each naming the side that gave it.
+ORDER_EVENTS = (Moved, Turned, Strike, MineLaid, MineLifted)
 
 #: The record's format name, written into every record.
 FORMAT = "naval-record/1"
@@ -222,5 +225,12 @@ class Game(RecordedGame):
         return events
 
     def view(self, audience: Side | str, *, since: int | None = None) -> PlayerView:
-        """The view for ``audience`` (:func:`~.view.view`)."""
-        return view(self.state, audience, since=since)
+        """The view for ``audience`` (:func:`~.view.view`), with the orders given so far (:meth:`history`)."""
+        return view(self.state, audience, since=since, history=self.history())
+
+    def history(self) -> tuple[tuple[int, Side, str], ...]:
+        """Every order given so far, in order: ``(ply, side, notation)`` (public, §5: an open board); end actions
+        left out. The side is read from the events the order made (each makes at least one that names it)."""
+        sides = {e.ply: e.side for e in self.log if isinstance(e, ORDER_EVENTS)}
+        actions = enumerate(self.record.actions)
+        return tuple((ply, sides[ply], str(a)) for ply, a in actions if isinstance(a, Order) and ply in sides)

@@ -72,13 +72,15 @@ class PlayerView:
 
     ``audience``; ``state``: a copy of the true state (all of it is open, §5) whose ``seed`` must not be sent before
     the end (:meth:`to_dict` shows it only then); ``legal``: the orders the audience may give now (empty unless it is
-    the seat to act); ``since``: the first ply :attr:`news` covers.
+    the seat to act); ``since``: the first ply :attr:`news` covers; ``history``: the orders given so far,
+    ``(ply, side, notation)`` (a game's :meth:`~.record.Game.history`; empty for a bare state).
     """
 
     audience: str
     state: GameState
     legal: tuple[Order, ...]
     since: int
+    history: tuple[tuple[int, Side, str], ...] = ()
 
     @property
     def side(self) -> Side | None:
@@ -104,7 +106,8 @@ class PlayerView:
         "map" (:meth:`~.board.Map.to_dict`), "sides": {side: {"ships": [{id, kind, point, facing}], "afloat",
         "reserve", "sunk": [{ply, side, ship, kind, point, cause, by}]}}, "mines": [points], "rolls":
         [:meth:`~.state.Roll.to_dict`], "chance": {"commitment", "seed": hex once over else None},
-        "legal": [:func:`order_dict`], "result": {"winner", "reason"} | None}``.
+        "legal": [:func:`order_dict`], "history": [{"ply", "side", "notation"}] (the orders given so far),
+        "result": {"winner", "reason"} | None}``.
         """
         s = self.state
         over = s.result is not None
@@ -129,14 +132,22 @@ class PlayerView:
             "rolls": [r.to_dict() for r in s.rolls],
             "chance": {"commitment": s.commitment, "seed": s.seed.hex() if over else None},
             "legal": [order_dict(s, o) for o in self.legal],
+            "history": [{"ply": p, "side": side.label, "notation": n} for p, side, n in self.history],
             "result": None if s.result is None else s.result.to_dict(),
         }
 
 
-def view(state: GameState, audience: Side | str, *, since: int | None = None) -> PlayerView:
+def view(
+    state: GameState,
+    audience: Side | str,
+    *,
+    since: int | None = None,
+    history: tuple[tuple[int, Side, str], ...] = (),
+) -> PlayerView:
     """The view of ``state`` for ``audience`` (module docstring): a :class:`~.state.Side` or ``"south"``/
     ``"north"`` (a player), ``"spectator"``, or ``"full"`` (only once the game is over). ``since``: the first ply
-    :attr:`PlayerView.news` covers (default: the last ply).
+    :attr:`PlayerView.news` covers (default: the last ply); ``history``: the orders given so far (public: they are
+    the open board's moves).
 
     :raises IllegalAction: ``bad_audience``; ``game_not_over`` for a full view of a game in progress.
     """
@@ -148,4 +159,4 @@ def view(state: GameState, audience: Side | str, *, since: int | None = None) ->
         raise IllegalAction("game_not_over", "the full view opens only after the game")
     me = Side.parse(audience) if audience in ("south", "north") else None
     legal = tuple(state.legal_actions()) if me is not None and me is state.to_act else ()
-    return PlayerView(audience, state.copy(), legal, max(0, state.ply - 1) if since is None else since)
+    return PlayerView(audience, state.copy(), legal, max(0, state.ply - 1) if since is None else since, history)
