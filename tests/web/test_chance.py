@@ -69,6 +69,34 @@ def _shot(legal: list[dict]) -> str:
     return next(a["notation"] for a in legal if a.get("type") == "shot")
 
 
+def _to_play(wss: dict[str, Any], game: str) -> dict[str, dict]:
+    """Both seats' first snapshots in play: after auto-arranging and readying both fleets, or at once for a game
+    whose start is fixed (nothing to arrange)."""
+    if "fixed_start" not in GAMES[game].info.capabilities:
+        for ws in wss.values():
+            ws.send_json({"type": "setup.auto", "setup": {}})
+            state = until(ws, lambda m: m["type"] == "setup.state")
+            assert state["problems"] == []
+            ws.send_json({"type": "setup.ready", "setup": state["draft"]})
+    return {side: snapshot(ws, status="play") for side, ws in wss.items()}
+
+
+#: Orders that make the die roll in «Военно-морская игра» (NAVAL_GAME.md §5): South lays a mine at a1 and steps
+#: off it, its torpedo boat at b1 turns toward it and enters the mined point; North turns a ship meanwhile.
+NAVAL_ROLL = (("south", "+a1 a1-a2"), ("north", "a13>"), ("south", "b1<"), ("north", "a13<"), ("south", "b1-a1"))
+
+
+def _first_draw(wss: dict[str, Any], snaps: dict[str, dict], game: str) -> None:
+    """Play until the game has drawn at random once: a shot (the first shooter was drawn at the start), or the
+    orders of :data:`NAVAL_ROLL`."""
+    plan = NAVAL_ROLL if game == "naval" else ((snaps["south"]["view"]["to_act"], None),)
+    for side, action in plan:
+        version = snaps[side]["game"]["version"]
+        wss[side].send_json({"type": "action", "ply": version, "action": action or _shot(snaps[side]["view"]["legal"])})
+        for s, ws in wss.items():
+            snaps[s] = until(ws, lambda m, v=version: m["type"] == "snapshot" and m["game"]["version"] > v)
+
+
 def _node_check(chance: dict) -> dict:
     script = (
         f"import {{ checkDraws }} from {json.dumps(CHANCE_JS.as_uri())};\n"
@@ -87,21 +115,12 @@ def test_the_seed_is_committed_at_the_start_and_shown_only_at_the_end(browsers, 
     watcher = browsers()
     with south.ws(game_id) as s_raw, north.ws(game_id) as n_raw:
         wss = {"south": Recorder(s_raw), "north": Recorder(n_raw)}
-        for ws in wss.values():
-            ws.send_json({"type": "setup.auto", "setup": {}})
-            state = until(ws, lambda m: m["type"] == "setup.state")
-            assert state["problems"] == []
-            ws.send_json({"type": "setup.ready", "setup": state["draft"]})
-        snaps = {side: snapshot(ws, status="play") for side, ws in wss.items()}
+        snaps = _to_play(wss, game)
         secrets_ = _secret_forms(db_url, game_id)
         commitment = snaps["south"]["view"]["chance"]["commitment"]
         assert commitment == hashlib.sha256(bytes.fromhex(secrets_[1])).hexdigest()
         assert snaps["north"]["view"]["chance"] == {"commitment": commitment, "seed": None}
-        side = snaps["south"]["view"]["to_act"]
-        version = snaps[side]["game"]["version"]
-        wss[side].send_json({"type": "action", "ply": version, "action": _shot(snaps[side]["view"]["legal"])})
-        for ws in wss.values():
-            until(ws, lambda m: m["type"] == "snapshot" and m["game"]["version"] > version)
+        _first_draw(wss, snaps, game)
         with watcher.ws(game_id) as w_raw:
             spectator = Recorder(w_raw)
             seen = snapshot(spectator)
@@ -122,8 +141,12 @@ def test_the_seed_is_committed_at_the_start_and_shown_only_at_the_end(browsers, 
     chance = replay["chance"]
     assert chance["seed"] == secrets_[1] and chance["commitment"] == commitment
     seed = bytes.fromhex(chance["seed"])
-    assert chance["draws"][0]["k"] == 0 and chance["draws"][0]["what"].startswith("first")
-    assert chance["draws"][0]["value"] == ("south", "north").index(replay["first"])
+    assert chance["draws"][0]["k"] == 0 and chance["draws"]
+    if "first" in replay:  # «Морской бой»: the first shooter is draw 0 (D13)
+        assert chance["draws"][0]["what"].startswith("first")
+        assert chance["draws"][0]["value"] == ("south", "north").index(replay["first"])
+    else:  # «Военно-морская игра»: the torpedo boat entering the mined point (§5)
+        assert chance["draws"][0]["n"] == 6 and chance["draws"][0]["point"] == "a1"
     assert [d["k"] for d in chance["draws"]] == list(range(len(chance["draws"])))
     for d in chance["draws"]:
         assert 0 <= d["value"] < d["n"] and _draw(seed, d["k"], d["n"]) == d["value"]
@@ -137,11 +160,8 @@ def test_the_browser_checks_every_draw_against_the_seed(browsers, game: str) -> 
     # rules D13: the replay page's check (WebCrypto HMAC-SHA256) agrees with the server's draws and finds a forgery
     game_id, south, north = start_game(browsers, game=game)
     with south.ws(game_id) as sws, north.ws(game_id) as nws:
-        for ws in (sws, nws):
-            ws.send_json({"type": "setup.auto", "setup": {}})
-            state = until(ws, lambda m: m["type"] == "setup.state")
-            ws.send_json({"type": "setup.ready", "setup": state["draft"]})
-        snapshot(sws, status="play")
+        wss = {"south": sws, "north": nws}
+        _first_draw(wss, _to_play(wss, game), game)
         sws.send_json({"type": "resign"})
         snapshot(sws, status="over")
     chance = south.get(f"/api/games/{game_id}/replay").json()["chance"]
@@ -163,11 +183,7 @@ def test_an_abort_after_the_start_shows_the_seed_too(browsers, db_url: str, game
     game_id, south, north = start_game(browsers, game=game)
     with south.ws(game_id) as sws, north.ws(game_id) as nws:
         wss = {"south": sws, "north": nws}
-        for ws in wss.values():
-            ws.send_json({"type": "setup.auto", "setup": {}})
-            state = until(ws, lambda m: m["type"] == "setup.state")
-            ws.send_json({"type": "setup.ready", "setup": state["draft"]})
-        snaps = {side: snapshot(ws, status="play") for side, ws in wss.items()}
+        snaps = _to_play(wss, game)
         seed = _secret_forms(db_url, game_id)[1]
         commitment = snaps["south"]["view"]["chance"]["commitment"]
         assert snaps["south"]["view"]["chance"]["seed"] is None
