@@ -93,10 +93,12 @@ def test_home_says_what_each_game_declares_of_itself(browsers) -> None:
     assert sea.level_notes[5] in html and admiral.level_notes[5] in html
     assert re.search(r'<section class="card narrow rules-brief" data-for-game="battleship">\s*<h2>', html)
     assert re.search(r'<section class="card narrow rules-brief" data-for-game="admiral" hidden>', html)
-    # only «Адмирал» has lessons and a side to choose; «Морской бой»'s sides are alike
+    # «Адмирал» has lessons; it and «Военно-морская игра» have a side to choose; «Морской бой»'s sides are alike
     assert re.search(r'<section class="card tutorial-invite" data-for-game="admiral" hidden>', html)
     assert 'class="card tutorial-invite" data-for-game="battleship"' not in html
-    assert html.count("<legend>Ваша сторона</legend>") == 2  # «Адмирал»'s, in the friend and the AI forms
+    sided = [key for key, r in GAMES.items() if r.info.side_choice]
+    assert sided == ["admiral", "naval"]
+    assert html.count("<legend>Ваша сторона</legend>") == 2 * len(sided)  # in the friend and the AI forms
     assert 'data-for-game="battleship" hidden disabled>\n      <legend>Ваша сторона' not in html
     # English through the catalogs
     html = b.get("/?game=battleship", headers={"cookie": f"{b.headers['cookie']}; admiral_lang=en"}).text
