@@ -73,6 +73,14 @@ def test_tutorial_imports_only_the_engine(path: Path) -> None:
     assert bad == set(), f"{path} imports {bad}"
 
 
+@pytest.mark.parametrize("path", _files("games/naval/tutorial"), ids=lambda p: p.name)
+def test_naval_lessons_import_only_the_naval_engine(path: Path) -> None:
+    """Issue 21: «Военно-морская игра»'s lessons are data over its rules, like «Адмирал»'s."""
+    own = ("admiral.games.naval.rules", "admiral.games.naval.tutorial", COMMON)
+    bad = {m for m in _imports(path) if m.startswith("admiral") and not m.startswith(own)}
+    assert bad == set(), f"{path} imports {bad}"
+
+
 @pytest.mark.parametrize(
     "path", [p for p in SRC.rglob("*.py") if "web" not in p.relative_to(SRC).parts], ids=lambda p: str(p)
 )
@@ -149,8 +157,6 @@ def test_games_do_not_import_the_layers_above() -> None:
 def test_generic_code_knows_games_only_through_the_registry(layer: str) -> None:
     own = "admiral.games."  # any game's own package; the registry and the protocol are admiral.games(.protocol)
     for path in _files(layer):
-        if layer == "service" and path.name == "tutorial.py":
-            continue  # the tutorial service serves «Адмирал»'s lessons (issue 17 leaves it to the tutorial's move)
         bad = {m for m in _imports(path) if m.startswith(own)}
         assert bad == set(), f"{path} imports {bad}"
 

@@ -150,7 +150,7 @@ def test_first_three_lessons(browser, server_url, shots, page_errors, device):
         assert page.locator(".tutorial-invite a[href='/tutorial']").is_visible()
         press(page, page.locator(".topbar a[href='/tutorial']"))
         page.wait_for_url("**/tutorial")
-        assert page.locator(".lesson-item").count() == 10
+        assert page.locator("[data-game='admiral'] .lesson-item").count() == 10
         assert page.locator(".lesson-item.done").count() == 0
         page.screenshot(path=shots / f"40-tutorial-list-{device}.png", full_page=True)
 
@@ -165,7 +165,7 @@ def test_first_three_lessons(browser, server_url, shots, page_errors, device):
         page.goto(server_url + "/tutorial")
         done = page.locator(".lesson-item.done")
         assert [done.nth(i).get_attribute("data-slug") for i in range(done.count())] == ["setup", "moving", "attack"]
-        assert "Пройдено уроков: 3 из 10" in page.locator(".tutorial-total").inner_text()
+        assert "Пройдено уроков: 3 из 10" in page.locator("[data-game='admiral'] .tutorial-total").inner_text()
         page.reload()
         assert page.locator(".lesson-item.done").count() == 3
         page.screenshot(path=shots / f"47-tutorial-list-done-{device}.png", full_page=True)

@@ -26,6 +26,9 @@ from .protocol import (
     AutoReply,
     Credit,
     GameInfo,
+    LessonPlan,
+    LessonRun,
+    Lessons,
     MarkerNotes,
     Option,
     Progression,
@@ -35,8 +38,9 @@ from .protocol import (
 )
 
 __all__ = [
-    "DEFAULT_GAME", "GAMES", "OUTCOMES", "SIDES", "Applied", "AutoReply", "Credit", "GameInfo", "MarkerNotes",
-    "Option", "Progression", "RuleError", "Ruleset", "StartSettings", "UnknownGame", "progression_games", "ruleset",
+    "DEFAULT_GAME", "GAMES", "OUTCOMES", "SIDES", "Applied", "AutoReply", "Credit", "GameInfo", "LessonPlan",
+    "LessonRun", "Lessons", "MarkerNotes", "Option", "Progression", "RuleError", "Ruleset", "StartSettings",
+    "UnknownGame", "progression_games", "ruleset", "tutorial_games",
 ]  # fmt: skip
 
 
@@ -68,3 +72,9 @@ def progression_games() -> dict[str, Ruleset]:
     """The games whose finished games count on the commanders' profiles (capability ``"progression"``: their
     rulesets are :class:`Progression`s too), by key, in the registry's order."""
     return {key: r for key, r in GAMES.items() if "progression" in r.info.capabilities and isinstance(r, Progression)}
+
+
+def tutorial_games() -> dict[str, Lessons]:
+    """The games that bring lessons of «Обучение» (capability ``"tutorial"``: their rulesets are :class:`Lessons`
+    too), by key, in the registry's order."""
+    return {key: r for key, r in GAMES.items() if "tutorial" in r.info.capabilities and isinstance(r, Lessons)}

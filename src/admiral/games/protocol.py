@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
-    "OUTCOMES", "SIDES", "Applied", "AutoReply", "Credit", "GameInfo", "MarkerNotes", "Option", "Progression",
-    "RuleError", "Ruleset", "StartSettings", "info_manifest",
+    "OUTCOMES", "SIDES", "Applied", "AutoReply", "Credit", "GameInfo", "LessonPlan", "LessonReply", "LessonRun",
+    "LessonStep", "Lessons", "MarkerNotes", "Option", "Progression", "RuleError", "Ruleset", "StartSettings",
+    "info_manifest",
 ]  # fmt: skip
 
 #: The seat labels of every two-seat game of the house.
@@ -98,7 +99,8 @@ class GameInfo:
     0 = none); ``capabilities``: the opt-in protocols this game's ruleset implements (``"notes"`` →
     :class:`MarkerNotes`, ``"auto_reply"`` → :class:`AutoReply`, ``"progression"`` → :class:`Progression`: its
     finished games are credited to the commanders from :meth:`Ruleset.game_stats`; ``"start_settings"`` →
-    :class:`StartSettings`; ``"fixed_start"``: the rules fix the start, nothing is arranged — every seat is ready with
+    :class:`StartSettings`; ``"tutorial"`` → :class:`Lessons`: the game brings lessons of «Обучение»;
+    ``"fixed_start"``: the rules fix the start, nothing is arranged — every seat is ready with
     :meth:`Ruleset.auto_setup` from the creation and play begins once both seats are held); ``board``: the
     geometry the client draws (JSON-ready: ``{"width", "height", …}``, the game's manifest holds the rest);
     ``chance``: the rules draw at random (a first shooter, a die), so :meth:`Ruleset.new_game` gets the game's
@@ -382,3 +384,70 @@ class StartSettings(Protocol):
         its first counted game; a guest's like a registered commander's), ``None`` for a seat the AI holds;
         ``ai``: side → the AI level holding the seat, ``None`` for a human. :raises ValueError: for a career it
         cannot read."""
+
+
+class LessonStep(Protocol):
+    """One step of a lesson as the house shows it: the coach's Russian texts (``N_``-marked, translated by the page):
+    ``say`` what to do, ``hint`` the friendly refusal of a wrong try, ``explain`` what happened."""
+
+    say: str
+    hint: str
+    explain: str
+
+
+class LessonPlan(Protocol):
+    """A lesson of «Обучение» as the house lists it: ``slug`` (its URL ``/tutorial/{slug}``, unique over every game:
+    a game other than «Адмирал» prefixes its key, ``naval-moves``), ``title`` and ``summary`` (Russian,
+    ``N_``-marked), ``kind`` (``"play"``, or ``"setup"`` for a lesson on the setup screen), ``steps``."""
+
+    slug: str
+    title: str
+    summary: str
+    kind: str
+    steps: tuple[LessonStep, ...]
+
+
+class LessonReply(Protocol):
+    """The answer to one try: ``accepted`` (else nothing changed); ``frames``: the player's views after its action and
+    after each scripted reply, to be shown in turn (wire form); ``refusal``: the rules' refusal code when the engine
+    refused the try (its text is the game's :attr:`GameInfo.messages`), ``None`` when it was legal but not the step's
+    or the game words no reason."""
+
+    accepted: bool
+    frames: tuple[dict[str, Any], ...]
+    refusal: str | None
+
+
+class LessonRun(Protocol):
+    """A lesson played up to ``step`` by the game's real engine (rebuilt from the step number at every request: the
+    steps are fixed). ``done``: every step made."""
+
+    step: int
+
+    @property
+    def done(self) -> bool: ...
+
+    def snapshot(self) -> dict[str, Any]:
+        """The lesson now, as the player may see it, JSON-ready: at least ``{"slug", "kind", "step", "steps", "done",
+        "view", "spot"}`` (``view``: the player's view from the game's one view function, ``None`` in a setup
+        lesson; ``spot``: the cells or points the step is about); the rest is the game's client's own (the setup
+        lesson's ``setup``, «Военно-морская игра»'s ``tries``), passed through as it is."""
+
+    def attempt(
+        self, *, action: str | None = None, op: str | None = None, setup: Mapping[str, str] | None = None
+    ) -> LessonReply:
+        """Try the player's ``action`` (notation), or a setup change (``op`` with the ``setup`` draft). Anything but
+        what the step expects is refused and changes nothing."""
+
+
+@runtime_checkable
+class Lessons(Protocol):
+    """Capability ``"tutorial"``: the game's lessons of «Обучение» (``/tutorial``), played on its real engine against a
+    scripted opponent. The house lists them under the game's name, keeps each commander's progress per slug and
+    serves each lesson's page with the game's manifest and its script ``static/js/games/<key>/tutorial.js``."""
+
+    def lessons(self) -> tuple[LessonPlan, ...]:
+        """Every lesson of the game, in order."""
+
+    def lesson(self, slug: str, step: int) -> LessonRun:
+        """Lesson ``slug`` played up to ``step`` (0 ≤ step ≤ its steps). :raises KeyError: for a slug it has not."""

@@ -1,8 +1,9 @@
 """«Адмирал» (``../shared/rules/ADMIRAL.md``) as a game of the house: :class:`AdmiralRuleset` implements the core
 :class:`~admiral.games.protocol.Ruleset` over :mod:`.rules` and :mod:`.bots`, with the capabilities
 ``notes`` (:class:`~admiral.games.protocol.MarkerNotes`), ``auto_reply`` (the defender's declaration, rules
-§7.1.2) and ``progression`` (:class:`~admiral.games.protocol.Progression` over :mod:`admiral.progression`:
-PROGRESSION.md's points, career and awards).
+§7.1.2), ``progression`` (:class:`~admiral.games.protocol.Progression` over :mod:`admiral.progression`:
+PROGRESSION.md's points, career and awards) and ``tutorial`` (:class:`~admiral.games.protocol.Lessons`: the lessons
+of :mod:`.tutorial`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from admiral.games.admiral.rules import (
 )
 from admiral.games.admiral.rules.board import HEIGHT, WIDTH
 from admiral.games.admiral.rules.setup import SetupProblem
+from admiral.games.admiral.tutorial import SCENARIOS, Lesson, scenario
 from admiral.i18n import N_, _
 from admiral.progression import Career, GameStats, Outcome, game_stats, opponent_factor, points
 
@@ -53,7 +55,7 @@ INFO = GameInfo(
     levels={n: lv.ru for n, lv in LEVELS.items()},
     setup_minutes=5,
     pairing=("5+3", "10+5", "15+10"),  # quick pairing (issue 19)
-    capabilities=frozenset({"notes", "auto_reply", "progression"}),
+    capabilities=frozenset({"notes", "auto_reply", "progression", "tutorial"}),
     board={"width": WIDTH, "height": HEIGHT},
     blurb=N_("14×15, по 58 единиц, скрытые силы и бои по шкале силы"),
     brief=N_(
@@ -164,6 +166,20 @@ class AdmiralRuleset(RecordedRuleset):
         base = info_manifest(INFO)
         own = tables()
         return {**base, **own, "board": {**base["board"], **own["board"]}}
+
+    # -- «Обучение» (capability "tutorial") -------------------------------------------------------------------
+
+    def lessons(self) -> tuple[Any, ...]:
+        """The lessons of :mod:`admiral.games.admiral.tutorial`, in order (their slugs carry no prefix: they were
+        the house's first, and their URLs stay)."""
+        return SCENARIOS
+
+    def lesson(self, slug: str, step: int) -> Lesson:
+        """Lesson ``slug`` at ``step``. :raises KeyError: for a slug of no lesson of «Адмирал»."""
+        sc = scenario(slug)
+        if sc is None:
+            raise KeyError(slug)
+        return Lesson(sc, step)
 
     def options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """No room options: always ``{}`` (whatever ``raw`` holds is ignored)."""

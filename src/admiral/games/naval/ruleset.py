@@ -53,6 +53,7 @@ from .rules import (
     setup_problems,
     start_setup,
 )
+from .tutorial import SCENARIOS, Lesson, scenario
 
 __all__ = ["NavalRuleset"]
 
@@ -106,6 +107,19 @@ class NavalRuleset(RecordedRuleset):
     """
 
     info: GameInfo = INFO
+
+    # -- «Обучение» (capability "tutorial") -------------------------------------------------------------------
+
+    def lessons(self) -> tuple[Any, ...]:
+        """The lessons of :mod:`.tutorial`, in order (slugs ``naval-…``)."""
+        return SCENARIOS
+
+    def lesson(self, slug: str, step: int) -> Lesson:
+        """Lesson ``slug`` at ``step``. :raises KeyError: for a slug of no lesson of this game."""
+        sc = scenario(slug)
+        if sc is None:
+            raise KeyError(slug)
+        return Lesson(sc, step)
 
     def manifest(self) -> dict[str, Any]:
         """What a browser client draws from, beyond :func:`~admiral.games.protocol.info_manifest`: ``map``

@@ -1,4 +1,6 @@
-"""«Обучение» (issue 7): the list of lessons, a lesson's page, and its JSON endpoints (docs/protocol.md).
+"""«Обучение» (issue 7, issue 21): the list of lessons under each game's name, a lesson's page, and its JSON
+endpoints (docs/protocol.md). Each game brings its lessons (capability ``"tutorial"``); a lesson's page loads its
+game's manifest and its game's lesson script, ``/static/js/games/<key>/tutorial.js``.
 
 Lessons run over plain HTTP: the page asks for the lesson's state and sends each try; the server rebuilds
 the lesson from its step number, so nothing is kept between requests and any instance can answer. No game
@@ -49,23 +51,37 @@ class LessonTry(BaseModel):
 
 @router.get("/tutorial", response_class=HTMLResponse)
 async def tutorial_page(request: Request, tutorial: TutorialDep, key: BrowserHash) -> HTMLResponse:
-    """«Обучение»: the lessons in order with the commander's done marks."""
-    lessons = tutorial.lessons(key)
-    done = sum(e.done for e in lessons)
-    return render(request, "tutorial.html", {"lessons": lessons, "done": done, "total": len(lessons)})
+    """«Обучение»: each game's lessons in order under the game's name (``id`` its key: ``/tutorial#naval``), with the
+    commander's done marks and a total per game."""
+    groups = [
+        {"info": info, "lessons": entries, "done": sum(e.done for e in entries), "total": len(entries)}
+        for info, entries in tutorial.by_game(key)
+    ]
+    return render(request, "tutorial.html", {"groups": groups})
 
 
 @router.get("/tutorial/{slug}", response_class=HTMLResponse)
 async def lesson_page(request: Request, slug: str, tutorial: TutorialDep, key: BrowserHash) -> HTMLResponse:
     """One lesson: the board, the coach and every step's texts (translated here, shown by the script); the board
-    draws from «Адмирал»'s manifest (``data-manifest``, as the game page)."""
+    draws from the lesson's game's manifest (``data-manifest``, as the game page) with that game's lesson script.
+    The next lesson offered is the next of the same game."""
     lessons = tutorial.lessons(key)
     index = next((i for i, e in enumerate(lessons) if e.scenario.slug == slug), None)
     if index is None:
         return error_page(request, 404, _("Урок не найден."))
     entry = lessons[index]
     following = lessons[index + 1] if index + 1 < len(lessons) else None
-    ctx = {"entry": entry, "sc": entry.scenario, "following": following, "manifest_url": manifest_url("admiral")}
+    if following is not None and following.game != entry.game:
+        following = None
+    ctx = {
+        "entry": entry,
+        "sc": entry.scenario,
+        "following": following,
+        "game": entry.game,
+        "game_info": tutorial.info(entry.game),
+        "manifest_url": manifest_url(entry.game),
+        "script_url": f"/static/js/games/{entry.game}/tutorial.js",
+    }
     return render(request, "lesson.html", ctx)
 
 
@@ -74,7 +90,8 @@ async def lesson_state(
     slug: str, tutorial: TutorialDep, key: BrowserHash, step: Annotated[int | None, Query(ge=0, le=MAX_STEP)] = None
 ) -> Any:
     """The lesson at ``step`` (default: where the commander stopped): ``{"slug", "kind", "step", "steps",
-    "done", "view", "setup", "spot"}``. ``409 bad_step`` for a step not reached yet."""
+    "done", "view", "spot", …}`` (the rest is the game's: «Адмирал»'s ``setup``, «Военно-морская игра»'s
+    ``tries``). ``409 bad_step`` for a step not reached yet."""
     try:
         return tutorial.start(key, slug, step)
     except ServiceError as e:
@@ -85,8 +102,9 @@ async def lesson_state(
 async def lesson_act(
     request: Request, slug: str, body: LessonTry, tutorial: TutorialDep, key: BrowserHash
 ) -> Response | Any:
-    """Try the step: ``{"accepted", "step", "steps", "done", "frames", "setup", "spot"}``. A try other than
-    the step's one expected action is answered ``accepted: false`` and changes nothing. ``409 lesson_done``
+    """Try the step: ``{"accepted", "step", "steps", "done", "frames", "reason", "spot", …}`` (``reason``: the
+    rules' refusal in words when the engine refused the try). A try other than what the step expects is answered
+    ``accepted: false`` and changes nothing. ``409 lesson_done``
     after the last step; ``429 rate_limited`` past ``RATE_TUTORIAL`` tries per client address (an IPv6 one by
     its /64)."""
     if not request.app.state.limits.hit("tutorial", rate_key(client_address(request))):

@@ -3,7 +3,8 @@
 // oriented silhouette (its bow where it faces, a letter and a shape by kind, its side's colour). The viewer's own
 // coast is at the bottom: North's player sees the map turned a half-turn; a spectator sees South at the bottom.
 // What may be done is drawn from the play screen's `marks` (the selected ship, its steps, strikes and turn buttons);
-// every interactive mark is an SVG element with a `data-key`, a tab stop that Enter or Space act on as a click.
+// every interactive mark is an SVG element with a `data-key`, a tab stop that Enter or Space act on as a click. A lesson
+// adds `spot` (the points its step is about, ringed) and `tries` (orders the rules refuse, offered to try: grey).
 
 import { FACING_RU, STRUCK_RU } from "./manifest.js";
 import { SIDE_RU } from "../../core/i18n.js";
@@ -77,9 +78,11 @@ export class NavalBoard {
   /**
    * Draw a position.
    * @param {{ships: {south: object[], north: object[]}, mines: string[], last?: {from?: string, to?: string, point?: string},
-   *          marks?: {selected?: string, steps?: object[], strikes?: object[], turns?: object[], pickable?: Set<string>},
+   *          marks?: {selected?: string, steps?: object[], strikes?: object[], turns?: object[], pickable?: Set<string>,
+   *                   spot?: string[], tries?: object[]},
    *          flash?: string}} pos  `ships`: the view's per side ({id, kind, point, facing}); `marks`: what the viewer
-   *          may do (steps/strikes: {key, to, struck?}, turns: {key, turn}); `pickable`: own ships with an order
+   *          may do (steps/strikes: {key, to, struck?}, turns: {key, turn}); `pickable`: own ships with an order;
+   *          a lesson's `spot` (points) and `tries` ({key, to, type}: orders the rules refuse, to be tried)
    */
   render(pos) {
     const focusKey = this.root.contains(document.activeElement) ? document.activeElement.getAttribute("data-key") : null;
@@ -102,6 +105,10 @@ export class NavalBoard {
     }
     for (const p of pos.mines || []) out.push(this.mine(p));
     const marks = pos.marks || {};
+    for (const p of marks.spot || []) {
+      const [x, y] = this.xy(p);
+      out.push(`<circle class="nv-spot" data-point="${p}" cx="${x}" cy="${y}" r="21"/>`);
+    }
     // ships
     for (const side of ["south", "north"]) {
       for (const ship of pos.ships?.[side] || []) out.push(this.ship(ship, side, marks));
@@ -123,6 +130,16 @@ export class NavalBoard {
           `<circle class="nv-hit" cx="${x}" cy="${y}" r="19"/><circle class="nv-aim" cx="${x}" cy="${y}" r="17"/>` +
           `<path class="nv-aim-tick" d="M${x - 21},${y}h7M${x + 14},${y}h7M${x},${y - 21}v7M${x},${y + 14}v7"/>` +
           `<text class="nv-struck-label" x="${lx}" y="${ly}">${esc(STRUCK_RU[s.struck] || "")}</text></g>`,
+      );
+    }
+    for (const s of marks.tries || []) {
+      const [x, y] = this.xy(s.to);
+      const label = s.type === "strike" ? t("Попробовать удар: {point}", { point: s.to }) : t("Попробовать шаг: {point}", { point: s.to });
+      const r = s.type === "strike" ? 17 : 9;
+      out.push(
+        `<g class="nv-try try-${s.type}" data-key="${esc(s.key)}" data-point="${s.to}" tabindex="0" role="button" aria-label="${esc(label)}"><title>${esc(label)}</title>` +
+          `<circle class="nv-hit" cx="${x}" cy="${y}" r="18"/><circle class="nv-try-ring" cx="${x}" cy="${y}" r="${r}"/>` +
+          `<path class="nv-try-x" d="M${x - 4},${y - 4}l8,8M${x + 4},${y - 4}l-8,8"/></g>`,
       );
     }
     if (marks.selected && marks.turns?.length) out.push(this.turnButtons(marks.selected, marks.turns));

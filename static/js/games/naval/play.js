@@ -7,6 +7,11 @@
 // mine is chosen first in the panel («Поставить мину…», «Снять мину…», each before or after the move as the server
 // lists it in `mine.when`), which filters the orders drawn; a mine alone is a button of its own. Only what the view's
 // `legal` lists is offered, and its `notation` is what is sent.
+//
+// In a lesson («Обучение», ctx.lesson; tutorial.js) the screen has no clocks, chat, game controls or replay; the
+// coach stands beside the map (under the title on a phone), the points a step is about are ringed (`spot`), and the
+// selected ship's refused orders the lesson offers to try (`tries`: sideways, stern first, a strike on the stern…) are
+// grey circles: the server answers a try with the rules' reason.
 
 import { PlayerBars } from "../../core/bars.js";
 import { ChatPanel } from "../../core/chat.js";
@@ -67,7 +72,8 @@ export class PlayScreen {
   /**
    * @param {HTMLElement} root
    * @param {{manifest: import("./manifest.js").NavalManifest, gameId: string, seat: string|null,
-   *          send: (msg: object) => boolean, countdown: import("../../core/clock.js").Countdown}} ctx
+   *          send: (msg: object) => boolean, countdown: import("../../core/clock.js").Countdown,
+   *          lesson?: boolean, coach?: HTMLElement[]}} ctx  `lesson`: a tutorial lesson; `coach`: its elements
    */
   constructor(root, ctx) {
     this.root = root;
@@ -77,6 +83,11 @@ export class PlayScreen {
     this.send = ctx.send;
     this.countdown = ctx.countdown;
     this.control = controlSender(ctx.send);
+    this.lesson = !!ctx.lesson;
+    this.coach = ctx.coach || [];
+    this.spot = []; // points a lesson's step is about
+    this.tries = []; // orders the rules refuse that a lesson offers to try: [{type, ship, to, notation}]
+    this.closed = false; // a finished lesson: nobody acts any more
     this.bottom = this.seat || "south"; // the viewer's own coast at the bottom; a spectator's: South's
     this.top = otherSide(this.bottom);
     this.game = null;
@@ -105,7 +116,7 @@ export class PlayScreen {
       sides: [this.top, this.bottom],
       seat: this.seat,
       countdown: this.countdown,
-      turn: (side) => (this.game?.status === "play" && this.view?.to_act === side ? t("ходит") : null),
+      turn: (side) => (this.game?.status === "play" && !this.closed && this.view?.to_act === side ? t("ходит") : null),
     });
     [this.topBar, this.bottomBar] = this.bars.bars;
     this.topFleet = h("p", { class: "nv-fleet" });
@@ -119,8 +130,8 @@ export class PlayScreen {
     this.resultEl = h("section", { class: "result-panel", hidden: true, "aria-live": "polite" });
     this.drawEl = h("div", { class: "draw-offer offer-strip nv-offer", hidden: true, role: "status" });
     this.controlsEl = h("section", { class: "controls", "aria-label": t("Управление партией") });
-    this.replayPanel = this.makeReplay();
-    this.replayEl = this.replayPanel.el;
+    this.replayPanel = this.lesson ? null : this.makeReplay();
+    this.replayEl = this.replayPanel ? this.replayPanel.el : h("div");
     this.replayEl.hidden = true;
     this.logEl = h("ol", { class: "log nv-log", reversed: true });
     const main = h(
@@ -145,29 +156,35 @@ export class PlayScreen {
       this.replayEl,
       h("section", { class: "log-box" }, h("h2", { class: "panel-title" }, t("Журнал")), this.logEl),
     );
-    this.root.append(h("div", { class: "nv-layout" }, main, panel));
-    this.chat = new ChatPanel({ send: this.send, seat: this.seat });
+    const layout = h("div", { class: `nv-layout${this.lesson ? " nv-lesson" : ""}` }, main, panel);
+    this.root.append(layout);
+    this.chat = this.lesson ? null : new ChatPanel({ send: this.send, seat: this.seat });
+    const [coachEl, notesEl] = this.coach;
     const wide = window.matchMedia("(min-width: 901px)");
     const place = () => {
       if (wide.matches) {
-        this.controlsEl.after(this.chat.el);
+        if (this.chat) this.controlsEl.after(this.chat.el);
         panel.prepend(this.turnEl); // beside the map: the map keeps the window's height
+        if (notesEl) panel.prepend(notesEl);
+        if (coachEl) panel.prepend(coachEl); // a lesson's coach first, beside the map
       } else {
-        panel.append(this.chat.el);
+        if (this.chat) panel.append(this.chat.el);
         this.bottomBar.el.after(this.turnEl);
+        if (coachEl) layout.prepend(coachEl); // on a phone above the map, what happened under it
+        if (notesEl) main.after(notesEl);
       }
-      this.chat.setCollapsible(!wide.matches);
+      this.chat?.setCollapsible(!wide.matches);
     };
     wide.addEventListener("change", place);
     place();
     this.bottomBar.el.insertBefore(sounds.toggleButton(), this.bottomBar.clock);
-    this.bottomBar.el.insertBefore(bellButton(), this.bottomBar.clock);
+    if (!this.lesson) this.bottomBar.el.insertBefore(bellButton(), this.bottomBar.clock);
     this.bars.bindClocks();
   }
 
   destroy() {
     this.bars.stop();
-    this.chat.destroy();
+    this.chat?.destroy();
     clearTimeout(this.dieTimer);
     document.removeEventListener("keydown", this.keyHandler);
   }
@@ -206,6 +223,7 @@ export class PlayScreen {
   // --- the log of turns (kept by the tab: the view names no orders) ------------------------
 
   loadTurns() {
+    if (this.lesson) return new Map();
     try {
       const raw = JSON.parse(sessionStorage.getItem(`naval-turns:${this.gameId}`) || "[]");
       return new Map(raw.map((e) => [e.ply, e]));
@@ -215,6 +233,7 @@ export class PlayScreen {
   }
 
   saveTurns() {
+    if (this.lesson) return;
     try {
       sessionStorage.setItem(`naval-turns:${this.gameId}`, JSON.stringify([...this.turns.values()].slice(-400)));
     } catch {
@@ -225,7 +244,7 @@ export class PlayScreen {
   // --- acting -------------------------------------------------------------------------------
 
   canAct() {
-    return !!this.seat && this.game?.status === "play" && !this.busy && !this.replay && this.view?.to_act === this.seat;
+    return !!this.seat && this.game?.status === "play" && !this.busy && !this.closed && !this.replay && this.view?.to_act === this.seat;
   }
 
   /** Own ships with at least one legal order (points). */
@@ -267,6 +286,20 @@ export class PlayScreen {
       return;
     }
     if (key.startsWith("order:")) this.act(key.slice(6));
+    if (key.startsWith("try:")) this.tryOrder(key.slice(4));
+  }
+
+  /** The selected ship's orders a lesson offers to try although the rules refuse them. */
+  selectedTries() {
+    return this.lesson && this.selected && this.canAct() ? this.tries.filter((x) => x.ship === this.selected) : [];
+  }
+
+  /** A lesson's try of an order the rules refuse: the lesson answers with their reason. */
+  tryOrder(notation) {
+    if (!this.canAct() || !this.tries.some((x) => x.notation === notation)) return;
+    if (!this.send({ type: "action", ply: this.view.ply, action: notation })) return;
+    this.busy = true;
+    this.render();
   }
 
   deselect() {
@@ -405,8 +438,9 @@ export class PlayScreen {
     }
     const v = this.view;
     if (!v) return;
-    const marks = { pickable: this.pickable() };
+    const marks = { pickable: this.pickable(), spot: this.spot };
     if (this.selected && this.canAct()) {
+      marks.tries = this.selectedTries().map((x) => ({ key: `try:${x.notation}`, to: x.to, type: x.type }));
       const o = this.options();
       marks.selected = this.selected;
       marks.steps = o.steps.map((x) => ({ key: `order:${x.notation}`, to: x.to }));
@@ -424,6 +458,7 @@ export class PlayScreen {
     const v = this.view;
     let text;
     if (this.replay) text = t("Запись партии");
+    else if (this.closed) text = t("Урок пройден.");
     else if (g.status !== "play") text = t("Партия окончена");
     else if (!this.seat) text = t("Ходит {side}.", { side: SIDE_RU[v?.to_act] || "" });
     else if (this.busy) text = t("Ход отправлен…");
@@ -443,7 +478,9 @@ export class PlayScreen {
       const sv = v?.sides?.[side];
       el.hidden = !sv || !!this.replay;
       if (!sv) continue;
-      el.textContent = t("На плаву: {n} из {total} · мин в запасе: {mines}", { n: sv.afloat, total: this.m.fleetSize(), mines: sv.reserve });
+      // a lesson's fleets are a few ships: no «of 12»
+      if (this.lesson) el.textContent = t("На плаву: {n} · мин в запасе: {mines}", { n: sv.afloat, mines: sv.reserve });
+      else el.textContent = t("На плаву: {n} из {total} · мин в запасе: {mines}", { n: sv.afloat, total: this.m.fleetSize(), mines: sv.reserve });
     }
   }
 
@@ -495,18 +532,25 @@ export class PlayScreen {
       const label = x.struck === "bow" ? t("Удар в нос: {target}", { target: what }) : t("Удар в борт: {target}", { target: what });
       orders.append(h("button", { type: "button", class: `btn nv-order nv-order-strike struck-${x.struck}`, dataset: { notation: x.notation }, onclick: () => this.act(x.notation) }, label));
     }
+    if (!this.mineMode) {
+      for (const x of this.selectedTries()) {
+        const label = x.type === "strike" ? t("Попробовать удар: {point}", { point: x.to }) : t("Попробовать шаг: {point}", { point: x.to });
+        orders.append(h("button", { type: "button", class: "btn nv-order nv-try-order", dataset: { notation: x.notation }, onclick: () => this.tryOrder(x.notation) }, label));
+      }
+    }
     if (!orders.childNodes.length) orders.append(h("p", { class: "muted" }, t("С этой миной кораблю некуда идти.")));
     el.append(orders, h("button", { type: "button", class: "btn ghost nv-deselect", onclick: () => this.deselect() }, t("Снять выбор")));
   }
 
   renderControls() {
-    fillControls(this.controlsEl, this.drawEl, { game: this.game, seat: this.seat, control: this.control });
+    fillControls(this.controlsEl, this.drawEl, { game: this.game, seat: this.seat, control: this.control, off: this.lesson });
   }
 
   renderResult() {
     const g = this.game;
-    this.replayEl.hidden = g.status !== "over" || !!this.replay;
-    fillResult(this.resultEl, { game: g, view: this.view, seat: this.seat, reasonText: resultReason, gameId: this.gameId, control: this.control, file: `naval-${this.gameId}.json` });
+    this.replayEl.hidden = g.status !== "over" || !!this.replay || this.lesson;
+    // a lesson credits nothing and has no rematch, record or new game
+    fillResult(this.resultEl, { game: g, view: this.view, seat: this.seat, reasonText: resultReason, bare: this.lesson, gameId: this.gameId, control: this.control, file: `naval-${this.gameId}.json` });
   }
 
   /** Every turn the tab saw, every roll and every sinking, newest first. */

@@ -109,11 +109,13 @@ class Scenario:
 class Reply:
     """The answer to one try: ``accepted`` or not (then nothing changed). ``frames``: the player's views
     after its action and after each scripted reply (wire form), to be shown in turn; ``setup``: the setup
-    lesson's state after the step (``{"draft", "problems", "ready"}``)."""
+    lesson's state after the step (``{"draft", "problems", "ready"}``); ``refusal``: always ``None`` here (a
+    lesson of «Адмирал» answers a wrong try with the step's hint alone)."""
 
     accepted: bool
     frames: tuple[dict[str, Any], ...] = ()
     setup: dict[str, Any] | None = None
+    refusal: str | None = None
 
 
 class Lesson:
@@ -152,6 +154,14 @@ class Lesson:
     def current(self) -> Step | None:
         """The step waiting for the player, ``None`` when done."""
         return None if self.done else self.scenario.steps[self.step]
+
+    def attempt(
+        self, *, action: str | None = None, op: str | None = None, setup: Mapping[str, str] | None = None
+    ) -> Reply:
+        """The house's try (:class:`admiral.games.LessonRun`): :meth:`setup` in the setup lesson, else :meth:`play`."""
+        if self.scenario.kind == "setup":
+            return self.setup(op or "", setup or {})
+        return self.play(action or "")
 
     # -- a game lesson -----------------------------------------------------------------------------
 
