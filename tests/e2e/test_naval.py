@@ -169,6 +169,55 @@ def resign_and_check(loser, winner, shots: Path, prefix: str) -> None:
     winner.screenshot(path=shots / f"{prefix}-result.png", full_page=True)
 
 
+def log_lines(page) -> list[str]:
+    """The log's lines as shown, newest first."""
+    page.wait_for_selector(".nv-log li")
+    return [x.strip() for x in page.locator(".nv-log li").all_inner_texts()]
+
+
+def last_mark(page) -> dict:
+    """The board's mark of the last move: the ringed point and the path's ends (screen), or {} without one."""
+    return page.evaluate(
+        """() => {
+             const c = document.querySelector(".nv-map .nv-last"), l = document.querySelector(".nv-map .nv-last-path");
+             return c ? {cx: c.getAttribute("cx"), cy: c.getAttribute("cy"), path: !!l} : {};
+           }"""
+    )
+
+
+def check_log_survives_reload(browser, south, north, page_errors, shots: Path) -> None:
+    """The log and the last move come from the view's history (with its rolls and sinkings), not from what the tab
+    saw: a reload shows the same lines and the same mark, without replaying the die; so does a spectator who opens
+    the game only now."""
+    before = log_lines(south)
+    mark = last_mark(south)
+    assert mark.get("path"), mark  # the strike d8xd9: its path and its ring
+    assert any("ударила в борт канонерку d9" in x for x in before), before
+    assert any("Мина a1" in x for x in before), before
+    assert [x for x in before if "прошла на d8" in x], before
+    assert before == log_lines(north)
+    south.reload()
+    south.wait_for_selector(".nv-layout .nv-map .nv-ship")
+    south.wait_for_function("() => window.admiral.view && window.admiral.view.ply > 0")
+    assert log_lines(south) == before
+    assert last_mark(south) == mark
+    # the old roll is shown still, not rolled again
+    die = south.locator(".nv-die")
+    assert die.get_attribute("data-k") == "0" and "rolling" not in (die.get_attribute("class") or "")
+    ctx = browser.new_context(**LAPTOP)
+    try:
+        watcher = page_errors(ctx.new_page(), "spectator")
+        watcher.set_default_timeout(TIMEOUT_MS)
+        watcher.goto(south.url)
+        watcher.wait_for_selector(".nv-layout .nv-map .nv-ship")
+        assert watcher.evaluate("() => window.admiral.game.seat") is None
+        assert log_lines(watcher) == before  # a spectator sees South at the bottom, as South does
+        assert last_mark(watcher) == mark
+        watcher.screenshot(path=shots / "laptop-spectator.png")
+    finally:
+        ctx.close()
+
+
 def test_laptop_friend_game(browser, server_url, nv_shots, page_errors):
     """1366×768: the invite, both coasts at the bottom, steps, turns, the minesweeper's mine, a roll of the die, a
     broadside strike in the log, the replay stepper; then a resignation."""
@@ -232,6 +281,7 @@ def test_laptop_friend_game(browser, server_url, nv_shots, page_errors):
         assert "Мина a1" in log and "повернул налево" in log, log
         assert north.evaluate("() => window.admiral.view.sides.north.afloat") == 11
         north.screenshot(path=nv_shots / "laptop-north-after-strike.png")
+        check_log_survives_reload(browser, south, north, page_errors, nv_shots)
         resign_and_check(north, south, nv_shots, "laptop")
         # the replay: from the start to the strike
         press(south, south.get_by_role("button", name="Смотреть запись"))
