@@ -4,9 +4,12 @@ A friend game between two browser contexts at laptop size: the invite taken, bot
 coast at the bottom (North's turned a half-turn); every order goes through the map — a ship selected, its green
 step dot, its ↺ ↻ beside it, the minesweeper's mine chosen first in the panel, a strike on its sight marked
 «в борт» —, the die shows the roll of a ship entering a mined point, the log words the strike; then a resignation
-and both see the result. The same at phone size with taps. Against the AI: level 1 for a dozen turns (strikes
-first, then steps), then a resignation (a whole game at the bots' pace takes minutes: not here); level 5 a few
-moves. Screenshots go to ``/tmp/naval-shots/``.
+and both see the result; before it, a reload and a spectator who opens the game late show the same log and the
+same last-move mark (both come from the view's history). The same at phone size with taps. Against the AI: level 1
+for a dozen turns, then a resignation; level 5 a few moves. Then whole games to the end by the rules: a person
+against each AI level 1–5 (laptop and phone in turn, on a server whose bots answer at once), and a friend game on
+two phones to the quiet-sea draw. Screenshots go to ``/tmp/naval-shots/``, the games' lengths and times to
+``/tmp/naval-shots/whole-games.txt``.
 """
 
 from __future__ import annotations
