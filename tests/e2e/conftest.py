@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -53,12 +54,7 @@ def server_database(tmp_path_factory: pytest.TempPathFactory) -> str | None:
     return f"sqlite:///{tmp_path_factory.mktemp('e2e-data') / 'admiral.db'}"
 
 
-@pytest.fixture(scope="session")
-def server_url(server_database: str | None) -> Iterator[str]:
-    """Base URL of a real «Адмирал» server (uvicorn, a fresh SQLite database in a temporary directory)."""
-    if server_database is None:
-        yield os.environ["ADMIRAL_E2E_URL"].rstrip("/")
-        return
+def check_can_serve() -> None:
     if not CHROMIUM.exists():
         pytest.skip("browser tests need Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
     pytest.importorskip("playwright.sync_api", reason="browser tests need playwright (Python)")
@@ -66,11 +62,17 @@ def server_url(server_database: str | None) -> Iterator[str]:
         import admiral.web.app  # noqa: F401
     except ImportError as e:
         pytest.skip(f"the web server is not importable yet: {e}")
-    data = Path(server_database.removeprefix("sqlite:///")).parent
+
+
+@contextmanager
+def run_server(database_url: str, **extra_env: str) -> Iterator[str]:
+    """A real «Адмирал» server (uvicorn on a free port) on ``database_url`` with the tests' settings and
+    ``extra_env``; yields its base URL and stops it afterwards."""
+    data = Path(database_url.removeprefix("sqlite:///")).parent
     port = _free_port()
     env = {
         **os.environ,
-        "DATABASE_URL": server_database,
+        "DATABASE_URL": database_url,
         "ENVIRONMENT": "development",
         "TEST_TIME_CONTROLS": "1",  # lets a test create a game with a clock of seconds (JSON base_ms)
         "RATE_GAMES": "1000/minute",  # the tests create games faster than a person
@@ -88,6 +90,7 @@ def server_url(server_database: str | None) -> Iterator[str]:
         "RATE_REGISTER": "1000/minute",
         "RATE_CHALLENGES": "1000/minute",
         "PYTHONUNBUFFERED": "1",
+        **extra_env,
     }
     log = data / "server.log"
     with log.open("wb") as out:
@@ -107,6 +110,17 @@ def server_url(server_database: str | None) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture(scope="session")
+def server_url(server_database: str | None) -> Iterator[str]:
+    """Base URL of a real «Адмирал» server (uvicorn, a fresh SQLite database in a temporary directory)."""
+    if server_database is None:
+        yield os.environ["ADMIRAL_E2E_URL"].rstrip("/")
+        return
+    check_can_serve()
+    with run_server(server_database) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -81,6 +81,15 @@ def refuse(request: Request, code: str, message: str) -> Response:
 log = logging.getLogger("admiral.web")
 
 
+def _think_budgets(max_ms: int) -> dict[int, float]:
+    """Each AI level's think budget in seconds (the service's own), capped at ``max_ms`` when it is set
+    (``BOT_THINK_MAX_MS``)."""
+    budgets = ServiceOptions().bot_think_s
+    if max_ms <= 0:
+        return budgets
+    return {level: min(s, max_ms / 1000) for level, s in budgets.items()}
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A ready FastAPI app for ``settings`` (read from the environment when ``None``).
 
@@ -116,6 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 bot_workers=settings.bot_workers,
                 bot_processes=settings.bot_processes,
                 bot_delay_ms=settings.bot_delay_ms,
+                bot_think_s=_think_budgets(settings.bot_think_max_ms),
                 max_bot_games=settings.max_bot_games,
                 max_bot_games_per_address=settings.max_bot_games_per_address,
                 turn_mail_interval_s=settings.turn_mail_interval_s,

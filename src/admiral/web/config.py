@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     bot_processes: bool = True
     #: Least time between the position a bot answers and its answer, ms (its clock runs meanwhile).
     bot_delay_ms: int = 500
+    #: Most time a bot may think a move, ms, whatever its level's budget (0: each level's own budget, up to 1 s).
+    #: For tests that play whole games against the strongest levels in a browser; never needed in production.
+    bot_think_max_ms: int = 0
     #: Unfinished games against the AI one commander may have at once.
     max_bot_games: int = 3
     #: Unfinished games against the AI created from one client address (fresh cookies must not give more).

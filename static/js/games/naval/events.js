@@ -1,10 +1,12 @@
 // What happened in «Военно-морская игра», in Russian words: each turn (a step, a turn, a strike with the side struck,
 // a mine laid or lifted), each roll of the die and each sinking (NAVAL_GAME.md §3–§5).
 //
-// The view carries the rolls and the sinkings (with their plies) but not the orders, so a turn is read off two
-// consecutive views (`diffTurn`): the ship that moved or turned, the mines that changed, the strike's side from both
-// ships' facings before it. The replay reads each ply's notation instead (`Position.apply`), starting from the
-// record's setups, so after the end every position can be shown again.
+// The view carries the orders given so far (`history`: ply, side, notation), the rolls and the sinkings with their
+// plies. `readHistory` words every order from them alone (a reload, another device or a spectator who joins late
+// shows the same log): it walks the history back from the view's position to the start, then forward again
+// (`Position.apply`), so each strike's side is told from both ships' facings before it. The replay reads each
+// ply's notation the same way (`Position.apply`), starting from the record's setups, so after the end every
+// position can be shown again.
 
 import { SIDE_RU, endActionText } from "../../core/i18n.js";
 import { t } from "../../core/t.js";
@@ -66,41 +68,88 @@ export function sunkText(m, s) {
   return m.feminine(s.kind) ? t("{ship} ({side}) потоплена {cause}", params) : t("{ship} ({side}) потоплен {cause}", params);
 }
 
+const STEP = { n: [0, 1], s: [0, -1], e: [1, 0], w: [-1, 0] };
+
+/** The facing of a step or strike from `from` to `to` (bow first, §3): "n" toward row 13, "e" toward column i. */
+function heading(from, to) {
+  const dc = to.charCodeAt(0) - from.charCodeAt(0);
+  const dr = Number(to.slice(1)) - Number(from.slice(1));
+  return Object.keys(STEP).find((f) => STEP[f][0] === Math.sign(dc) && STEP[f][1] === Math.sign(dr)) || null;
+}
+
+/** An order's notation in parts: {mine: {op, at}|null, mineFirst, move: {from, sep, to}|null, rot: {from, rot}|null}. */
+function parseOrder(notation) {
+  const words = String(notation).split(/\s+/);
+  const out = { mine: null, mineFirst: false, move: null, rot: null };
+  for (const w of words) {
+    let g;
+    if ((g = /^([+-])([a-i]\d+)$/.exec(w))) out.mine = { op: g[1] === "+" ? "lay" : "lift", at: g[2] };
+    else if ((g = /^([a-i]\d+)([-x])([a-i]\d+)$/.exec(w))) out.move = { from: g[1], sep: g[2], to: g[3] };
+    else if ((g = /^([a-i]\d+)([<>])$/.exec(w))) out.rot = { from: g[1], rot: g[2] };
+  }
+  out.mineFirst = !!out.mine && !/^[+-]/.test(words[words.length - 1]);
+  return out;
+}
+
 /**
- * The turn made between two consecutive views (`prev` one ply before `next`), or null when it cannot be told (more
- * than one ply apart, an end action).
+ * The orders of a view's `history` in words, from the view alone: `{turns: [{ply, side, text, kind, …}], last}` —
+ * every order as `turnText` words it (with `ply`, `side`), and the last order's points for the board's mark
+ * (`{from, to, point}`, null before the first order).
+ *
+ * Back from the view's position to the start: each order undone (a step or a strike moves its ship back, a sunk ship
+ * comes back where it sank, a turn turns back, a mine goes or comes back); a ship that sank stepping keeps the
+ * facing of its step (bow first), a struck ship's facing is told forward from the start, where every bow faces the
+ * enemy (§2). Then forward again through `Position.apply`, which words each order.
  */
-export function diffTurn(prev, next) {
-  if (!prev || !next || next.ply !== prev.ply + 1) return null;
-  const side = prev.to_act;
-  if (!side) return null;
-  const before = prev.sides[side].ships;
-  const after = new Map(next.sides[side].ships.map((s) => [s.id, s]));
-  const enemyBefore = new Map(prev.sides[side === "south" ? "north" : "south"].ships.map((s) => [s.point, s]));
-  const minesBefore = new Set(prev.mines);
-  const minesAfter = new Set(next.mines);
-  const laid = next.mines.find((p) => !minesBefore.has(p));
-  const lifted = prev.mines.find((p) => !minesAfter.has(p));
-  const mine = laid ? { op: "lay", at: laid } : lifted && next.sides[side].reserve > prev.sides[side].reserve ? { op: "lift", at: lifted } : null;
-  const sunkNow = (next.sides[side].sunk || []).filter((s) => s.ply === prev.ply);
-  for (const s of before) {
-    const a = after.get(s.id);
-    const gone = !a && sunkNow.find((x) => x.ship === s.id);
-    if (a && a.point === s.point && a.facing === s.facing) continue;
-    if (a && a.point === s.point) {
-      return { side, ply: prev.ply, kind: "turn", ship: s.kind, from: s.point, facing: a.facing, turn: a.facing === RIGHT[s.facing] ? "right" : "left", mine };
+export function readHistory(view) {
+  const history = view?.history || [];
+  if (!history.length) return { turns: [], last: null };
+  const ships = new Map(); // point → {side, kind, facing}
+  for (const side of ["south", "north"]) for (const s of view.sides[side].ships) ships.set(s.point, { side, kind: s.kind, facing: s.facing });
+  const mines = new Set(view.mines || []);
+  const sunkAt = new Map(); // ply → [sunk]
+  for (const side of ["south", "north"]) {
+    for (const s of view.sides[side].sunk || []) {
+      if (!sunkAt.has(s.ply)) sunkAt.set(s.ply, []);
+      sunkAt.get(s.ply).push({ ...s, side });
     }
-    const to = a ? a.point : gone ? gone.point : null;
-    if (!to) continue;
-    const target = enemyBefore.get(to);
-    if (target) return { side, ply: prev.ply, kind: "strike", ship: s.kind, from: s.point, to, target: target.kind, struck: struckSide(s.facing, target.facing), mine };
-    return { side, ply: prev.ply, kind: "step", ship: s.kind, from: s.point, to, mine };
   }
-  if (mine) {
-    const sweeper = before.find((s) => s.kind === "M");
-    return { side, ply: prev.ply, kind: "mine", ship: "M", from: sweeper ? sweeper.point : mine.at, mine };
+  for (const entry of [...history].reverse()) {
+    const o = parseOrder(entry.notation);
+    const sunk = sunkAt.get(entry.ply) || [];
+    if (o.mine) {
+      if (o.mine.op === "lay") mines.delete(o.mine.at);
+      else mines.add(o.mine.at);
+    }
+    if (o.rot) {
+      const s = ships.get(o.rot.from);
+      if (s?.facing) s.facing = o.rot.rot === ">" ? LEFT[s.facing] : RIGHT[s.facing];
+    } else if (o.move) {
+      const { from, to } = o.move;
+      const lost = sunk.find((x) => x.side === entry.side && x.point === to && x.cause !== "strike"); // gun or mine
+      let mover = lost ? { side: entry.side, kind: lost.kind, facing: heading(from, to) } : ships.get(to);
+      if (mover && mover.side !== entry.side) mover = null;
+      if (mover) {
+        ships.delete(to);
+        ships.set(from, mover);
+      }
+      const struck = sunk.find((x) => x.side !== entry.side && x.point === to && x.cause === "strike");
+      if (struck) ships.set(to, { side: struck.side, kind: struck.kind, facing: null });
+    }
   }
-  return null;
+  const setups = { south: {}, north: {} };
+  for (const [point, s] of ships) setups[s.side][point] = `${s.kind}${s.facing || (s.side === "south" ? "n" : "s")}`;
+  const pos = new Position(setups);
+  for (const m of mines) pos.mines.add(m);
+  const turns = [];
+  let last = null;
+  for (const entry of history) {
+    const events = (sunkAt.get(entry.ply) || []).map((x) => `${x.side} ${x.ship} sunk at ${x.point} (${x.cause})`);
+    const r = pos.apply({ action: entry.notation, side: entry.side, events });
+    if (r.turn) turns.push({ ...r.turn, ply: entry.ply, side: entry.side });
+    last = r.last;
+  }
+  return { turns, last };
 }
 
 /** A position to replay: ships by point ({side, kind, facing}), the mines. */

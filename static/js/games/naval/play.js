@@ -23,7 +23,7 @@ import { gameSounds, sounds } from "../../core/sound.js";
 import { ReplayPanel } from "../../core/stepper.js";
 import { t, tn } from "../../core/t.js";
 import { NavalBoard } from "./board.js";
-import { diffTurn, Position, rollText, sunkText, turnText } from "./events.js";
+import { Position, readHistory, rollText, sunkText, turnText } from "./events.js";
 import { FACING_RU, resultReason } from "./manifest.js";
 
 /** The sounds of the game: a step, a strike, the die's «взрыв» and its «мимо». */
@@ -96,8 +96,8 @@ export class PlayScreen {
     this.selected = null; // the point of the own ship selected
     this.mineMode = null; // {op, when} chosen for the minesweeper's order
     this.replay = null; // {index} while stepping through the record
-    this.lastTurn = null; // the newest turn read off two views
-    this.turns = this.loadTurns(); // ply → the turn as diffTurn read it
+    this.history = { turns: [], last: null, key: null }; // the view's orders in words (readHistory), and the last one's points
+    this.turnsByPly = new Map(); // ply → the order of the history at it
     this.rollsSeen = null; // the highest roll k shown (null: nothing yet)
     this.dieQueue = [];
     this.dieTimer = null;
@@ -194,14 +194,8 @@ export class PlayScreen {
   update(game, view) {
     const ended = this.game?.status === "play" && game.status !== "play";
     for (const name of soundsFor(this.game && { game: this.game, view: this.view }, { game, view }, this.seat)) sounds.play(name);
-    const turn = diffTurn(this.view, view);
-    if (turn) {
-      this.turns.set(turn.ply, turn);
-      this.saveTurns();
-    }
     if (!this.view || !view || this.view.ply !== view.ply) {
       this.busy = false;
-      this.lastTurn = turn;
       this.selected = null;
       this.mineMode = null;
     }
@@ -209,6 +203,7 @@ export class PlayScreen {
     this.game = game;
     this.view = view;
     this.legal = view?.legal || [];
+    this.readHistory(view);
     if (this.selected && !this.pickable().has(this.selected)) this.selected = null;
     this.takeRolls(view?.rolls || []);
     this.render();
@@ -220,25 +215,15 @@ export class PlayScreen {
     this.render();
   }
 
-  // --- the log of turns (kept by the tab: the view names no orders) ------------------------
+  // --- the log of turns (from the view's history: the same after a reload, on another device, for a spectator) ---
 
-  loadTurns() {
-    if (this.lesson) return new Map();
-    try {
-      const raw = JSON.parse(sessionStorage.getItem(`naval-turns:${this.gameId}`) || "[]");
-      return new Map(raw.map((e) => [e.ply, e]));
-    } catch {
-      return new Map();
-    }
-  }
-
-  saveTurns() {
-    if (this.lesson) return;
-    try {
-      sessionStorage.setItem(`naval-turns:${this.gameId}`, JSON.stringify([...this.turns.values()].slice(-400)));
-    } catch {
-      /* private mode: this page only */
-    }
+  /** The view's orders in words and the last one's points, read again only when the history grew. */
+  readHistory(view) {
+    const hist = view?.history || [];
+    const key = `${hist.length}:${hist.length ? hist[hist.length - 1].ply : -1}`;
+    if (this.history.key === key) return;
+    this.history = { ...readHistory(view), key };
+    this.turnsByPly = new Map(this.history.turns.map((e) => [e.ply, e]));
   }
 
   // --- acting -------------------------------------------------------------------------------
@@ -447,8 +432,7 @@ export class PlayScreen {
       marks.strikes = o.strikes.map((x) => ({ key: `order:${x.notation}`, to: x.to, struck: x.struck }));
       marks.turns = o.turns.map((x) => ({ key: `order:${x.notation}`, turn: x.turn }));
     }
-    const lt = this.lastTurn;
-    const last = lt ? { from: lt.to ? lt.from : null, to: lt.to || null, point: lt.to || lt.from } : null;
+    const last = this.history.last;
     this.board.render({ ships: { south: v.sides.south.ships, north: v.sides.north.ships }, mines: v.mines, last, marks });
     this.boardEl.classList.toggle("can-act", this.canAct());
   }
@@ -553,19 +537,19 @@ export class PlayScreen {
     fillResult(this.resultEl, { game: g, view: this.view, seat: this.seat, reasonText: resultReason, bare: this.lesson, gameId: this.gameId, control: this.control, file: `naval-${this.gameId}.json` });
   }
 
-  /** Every turn the tab saw, every roll and every sinking, newest first. */
+  /** Every order given (the view's history), every roll and every sinking, newest first. */
   renderLog() {
     const v = this.view;
     if (!v) return;
-    const key = `${v.ply}:${(v.rolls || []).length}:${this.turns.size}`;
+    const key = `${v.ply}:${(v.rolls || []).length}:${this.history.key}`;
     if (this.logEl.dataset.count === key) return;
     this.logEl.dataset.count = key;
     const entries = [];
-    for (const e of this.turns.values()) if (e.ply < v.ply) entries.push({ ply: e.ply, order: 0, side: e.side, cls: `nv-log-${e.kind}`, text: turnText(this.m, e) });
+    for (const e of this.history.turns) entries.push({ ply: e.ply, order: 0, side: e.side, cls: `nv-log-${e.kind}`, text: turnText(this.m, e) });
     for (const r of v.rolls || []) entries.push({ ply: r.ply, order: 1 + r.k / 1e6, side: r.side, cls: r.explosion ? "nv-log-boom" : "nv-log-safe", text: rollText(this.m, r) });
     for (const side of ["south", "north"]) {
       for (const s of v.sides[side].sunk || []) {
-        if (s.cause === "strike" && this.turns.get(s.ply)?.kind === "strike") continue; // the strike's line says it
+        if (s.cause === "strike" && this.turnsByPly.get(s.ply)?.kind === "strike") continue; // the strike's line says it
         entries.push({ ply: s.ply, order: 2, side, cls: "nv-log-sunk", text: sunkText(this.m, s) });
       }
     }
