@@ -633,10 +633,18 @@ def test_phone_friend_game_to_the_quiet_sea(browser, server_url, nv_shots, page_
             console_errors(page, name, errors)
         started = time.monotonic()
         players = {"south": south, "north": north}
+        quiet_notes: set[int] = set()
         for _ in range(400):
             view = south.evaluate("() => window.admiral.view")
             if south.evaluate("() => window.admiral.game.status") != "play":
                 break
+            if view["ply"] in (99, 100, 150):  # §6: from halfway on, the status says how near the quiet sea's draw is
+                note = south.locator(".nv-status .nv-quiet")
+                if view["ply"] == 99:
+                    assert note.count() == 0
+                else:
+                    quiet_notes.add(int(note.get_attribute("data-quiet")))
+                    assert f"ещё {200 - view['ply']} — и ничья" in note.inner_text()
             page = players[view["to_act"]]
             order(page, steady(page.evaluate("() => window.admiral.view"), view["to_act"]), press=hit)
             south.wait_for_function("v => window.admiral.game.version >= v", arg=version(page))
@@ -645,6 +653,7 @@ def test_phone_friend_game_to_the_quiet_sea(browser, server_url, nv_shots, page_
             page.wait_for_function("() => window.admiral.game.status === 'over'")
         result = check_the_end(south, nv_shots, "friend-phone-south")
         assert result == {"winner": None, "reason": "quiet"}, result
+        assert quiet_notes == {100, 150}
         north.locator(".result-panel:not([hidden])").wait_for()
         assert north.locator(".result-panel h2").inner_text() == "Ничья"
         assert log_lines(north)[0] == log_lines(south)[0]

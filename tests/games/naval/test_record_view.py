@@ -25,13 +25,14 @@ from .helpers import game, replayed, seed_for
 
 class TestView:
     def test_the_history_lists_every_order_for_every_audience(self):  # rules §5: the open board's moves
-        g = game("Ma1n Ge5n / Sa13s Gb4s / mines c4 / reserve 2 1", to_move="north", seed=seed_for(False))
-        for notation in ("b4-b3", "+a1 a1>", "a13<", "resign south"):
+        g = game("Ma1n Ge5n Ce3e / Sa13s Gb4s Tf3n / mines c4 / reserve 2 1", to_move="north", seed=seed_for(False))
+        for notation in ("b4-b3", "+a1 a1>", "a13<", "e3xf3", "resign north"):
             g.apply(notation)
         expected = [
-            {"ply": 0, "side": "north", "notation": "b4-b3"},
-            {"ply": 1, "side": "south", "notation": "+a1 a1>"},
-            {"ply": 2, "side": "north", "notation": "a13<"},
+            {"ply": 0, "side": "north", "notation": "b4-b3", "struck": None},
+            {"ply": 1, "side": "south", "notation": "+a1 a1>", "struck": None},
+            {"ply": 2, "side": "north", "notation": "a13<", "struck": None},
+            {"ply": 3, "side": "south", "notation": "e3xf3", "struck": "broadside"},  # §4: the target faces across
         ]  # the resignation is an end, not an order
         for audience in ("south", "north", "spectator", "full"):
             assert g.view(audience).to_dict()["history"] == expected

@@ -98,8 +98,8 @@ function parseOrder(notation) {
  *
  * Back from the view's position to the start: each order undone (a step or a strike moves its ship back, a sunk ship
  * comes back where it sank, a turn turns back, a mine goes or comes back); a ship that sank stepping keeps the
- * facing of its step (bow first), a struck ship's facing is told forward from the start, where every bow faces the
- * enemy (§2). Then forward again through `Position.apply`, which words each order.
+ * facing of its step (bow first); the side a strike landed on is the history's own (`struck`), so a game from a
+ * position (a lesson) words it right too. Then forward again through `Position.apply`, which words each order.
  */
 export function readHistory(view) {
   const history = view?.history || [];
@@ -145,7 +145,7 @@ export function readHistory(view) {
   let last = null;
   for (const entry of history) {
     const events = (sunkAt.get(entry.ply) || []).map((x) => `${x.side} ${x.ship} sunk at ${x.point} (${x.cause})`);
-    const r = pos.apply({ action: entry.notation, side: entry.side, events });
+    const r = pos.apply({ action: entry.notation, side: entry.side, events, struck: entry.struck });
     if (r.turn) turns.push({ ...r.turn, ply: entry.ply, side: entry.side });
     last = r.last;
   }
@@ -178,8 +178,8 @@ export class Position {
   }
 
   /**
-   * Apply one ply of the record (`{action, side, events}`); returns the turn as `turnText` words it (null for an
-   * end action) and the last move's points.
+   * Apply one ply of the record (`{action, side, events, struck?}`: `struck` the side a strike landed on, when
+   * known); returns the turn as `turnText` words it (null for an end action) and the last move's points.
    */
   apply(ply) {
     const action = String(ply.action);
@@ -212,7 +212,8 @@ export class Position {
       const s = this.ships.get(turn.from);
       const target = this.ships.get(turn.to);
       if (s) {
-        if (turn.sep === "x" && target) e = { kind: "strike", ship: s.kind, from: turn.from, to: turn.to, target: target.kind, struck: struckSide(s.facing, target.facing) };
+        // the side struck as the server tells it (history's `struck`), else from both facings (the replay)
+        if (turn.sep === "x" && target) e = { kind: "strike", ship: s.kind, from: turn.from, to: turn.to, target: target.kind, struck: ply.struck || struckSide(s.facing, target.facing) };
         else e = { kind: "step", ship: s.kind, from: turn.from, to: turn.to };
         this.ships.delete(turn.from);
         this.ships.set(turn.to, s);

@@ -450,6 +450,13 @@ export class PlayScreen {
     else if (this.selected) text = t("Выберите приказ: шаг (зелёная точка), удар (прицел) или поворот (↺ ↻).");
     else text = t("Ваш ход: выберите свой корабль.");
     this.turnEl.textContent = text;
+    // the quiet sea (§6): from halfway on, how near the draw is
+    const limit = this.m.data.quiet_plies || 200;
+    if (!this.replay && !this.lesson && g.status === "play" && v && v.quiet >= limit / 2) {
+      const left = limit - v.quiet;
+      const note = tn("Без потерь {n} полуход подряд: ещё {left} — и ничья.", "Без потерь {n} полуходов подряд: ещё {left} — и ничья.", v.quiet, { left });
+      this.turnEl.append(h("span", { class: "nv-quiet muted", dataset: { quiet: String(v.quiet) } }, note));
+    }
     this.turnEl.classList.toggle("mine", !!this.seat && g.status === "play" && v?.to_act === this.seat && !this.replay);
   }
 

@@ -228,9 +228,13 @@ class Game(RecordedGame):
         """The view for ``audience`` (:func:`~.view.view`), with the orders given so far (:meth:`history`)."""
         return view(self.state, audience, since=since, history=self.history())
 
-    def history(self) -> tuple[tuple[int, Side, str], ...]:
-        """Every order given so far, in order: ``(ply, side, notation)`` (public, §5: an open board); end actions
-        left out. The side is read from the events the order made (each makes at least one that names it)."""
+    def history(self) -> tuple[tuple[int, Side, str, str | None], ...]:
+        """Every order given so far, in order: ``(ply, side, notation, struck)`` (public, §5: an open board) —
+        ``struck`` the side a strike landed on (``"bow"``/``"broadside"``, §4), else ``None``; end actions left out.
+        The side is read from the events the order made (each makes at least one that names it)."""
         sides = {e.ply: e.side for e in self.log if isinstance(e, ORDER_EVENTS)}
+        struck = {e.ply: e.struck.value for e in self.log if isinstance(e, Strike)}
         actions = enumerate(self.record.actions)
-        return tuple((ply, sides[ply], str(a)) for ply, a in actions if isinstance(a, Order) and ply in sides)
+        return tuple(
+            (ply, sides[ply], str(a), struck.get(ply)) for ply, a in actions if isinstance(a, Order) and ply in sides
+        )

@@ -73,14 +73,14 @@ class PlayerView:
     ``audience``; ``state``: a copy of the true state (all of it is open, §5) whose ``seed`` must not be sent before
     the end (:meth:`to_dict` shows it only then); ``legal``: the orders the audience may give now (empty unless it is
     the seat to act); ``since``: the first ply :attr:`news` covers; ``history``: the orders given so far,
-    ``(ply, side, notation)`` (a game's :meth:`~.record.Game.history`; empty for a bare state).
+    ``(ply, side, notation, struck)`` (a game's :meth:`~.record.Game.history`; empty for a bare state).
     """
 
     audience: str
     state: GameState
     legal: tuple[Order, ...]
     since: int
-    history: tuple[tuple[int, Side, str], ...] = ()
+    history: tuple[tuple[int, Side, str, str | None], ...] = ()
 
     @property
     def side(self) -> Side | None:
@@ -106,7 +106,8 @@ class PlayerView:
         "map" (:meth:`~.board.Map.to_dict`), "sides": {side: {"ships": [{id, kind, point, facing}], "afloat",
         "reserve", "sunk": [{ply, side, ship, kind, point, cause, by}]}}, "mines": [points], "rolls":
         [:meth:`~.state.Roll.to_dict`], "chance": {"commitment", "seed": hex once over else None},
-        "legal": [:func:`order_dict`], "history": [{"ply", "side", "notation"}] (the orders given so far),
+        "legal": [:func:`order_dict`], "history": [{"ply", "side", "notation", "struck"}] (the orders given so
+        far; ``struck`` the side a strike landed on, else ``None``),
         "result": {"winner", "reason"} | None}``.
         """
         s = self.state
@@ -132,7 +133,9 @@ class PlayerView:
             "rolls": [r.to_dict() for r in s.rolls],
             "chance": {"commitment": s.commitment, "seed": s.seed.hex() if over else None},
             "legal": [order_dict(s, o) for o in self.legal],
-            "history": [{"ply": p, "side": side.label, "notation": n} for p, side, n in self.history],
+            "history": [
+                {"ply": p, "side": side.label, "notation": n, "struck": struck} for p, side, n, struck in self.history
+            ],
             "result": None if s.result is None else s.result.to_dict(),
         }
 
@@ -142,7 +145,7 @@ def view(
     audience: Side | str,
     *,
     since: int | None = None,
-    history: tuple[tuple[int, Side, str], ...] = (),
+    history: tuple[tuple[int, Side, str, str | None], ...] = (),
 ) -> PlayerView:
     """The view of ``state`` for ``audience`` (module docstring): a :class:`~.state.Side` or ``"south"``/
     ``"north"`` (a player), ``"spectator"``, or ``"full"`` (only once the game is over). ``since``: the first ply
