@@ -313,8 +313,12 @@ def test_laptop_friend_game(browser, server_url, nv_shots, page_errors):
         press(south, south.get_by_role("button", name="В начало"))
         assert south.locator(".nv-map .nv-ship").count() == 24
         assert "Начальная расстановка" in south.locator(".replay-label").inner_text()
+        # QA: at the start position the log is empty and the live die is not shown (it is not this position's)
+        assert log_lines(south) == ["Ходов ещё не было."]
+        assert not south.locator(".nv-die").is_visible()
         press(south, south.get_by_role("button", name="Вперёд"))
         assert "мина поставлена на a1" in south.locator(".replay-label").inner_text()
+        assert len(log_lines(south)) == 1 and "a1" in log_lines(south)[0]
         assert south.locator(".nv-map .nv-mine[data-point='a1']").count() == 1
         press(south, south.get_by_role("button", name="В конец"))
         assert "сдался" in south.locator(".replay-label").inner_text()

@@ -405,6 +405,8 @@ export class PlayScreen {
 
   render() {
     if (!this.game) return;
+    // stepping through the record: the live die is not the shown position's (each step's label names its rolls)
+    this.root.classList.toggle("nv-replaying", !!this.replay);
     this.renderBoard();
     this.bars.render();
     this.renderTurn();
@@ -544,11 +546,13 @@ export class PlayScreen {
     fillResult(this.resultEl, { game: g, view: this.view, seat: this.seat, reasonText: resultReason, bare: this.lesson, gameId: this.gameId, control: this.control, file: `naval-${this.gameId}.json` });
   }
 
-  /** Every order given (the view's history), every roll and every sinking, newest first. */
+  /** Every order given (the view's history), every roll and every sinking, newest first; while stepping through
+   * the record, only those before the shown position. */
   renderLog() {
     const v = this.view;
     if (!v) return;
-    const key = `${v.ply}:${(v.rolls || []).length}:${this.history.key}`;
+    const upto = this.replay ? this.replay.index : Infinity; // the shown position comes after this many plies
+    const key = `${v.ply}:${(v.rolls || []).length}:${this.history.key}:${upto}`;
     if (this.logEl.dataset.count === key) return;
     this.logEl.dataset.count = key;
     const entries = [];
@@ -561,6 +565,8 @@ export class PlayScreen {
       }
     }
     entries.sort((a, b) => a.ply - b.ply || a.order - b.order);
+    const cut = entries.findIndex((e) => e.ply >= upto);
+    if (cut >= 0) entries.length = cut;
     this.logEl.innerHTML = "";
     if (!entries.length) this.logEl.append(h("li", { class: "muted empty" }, t("Ходов ещё не было.")));
     for (const e of entries.reverse()) {
