@@ -34,7 +34,7 @@ def test_play_against_level_1(browser, server_url, shots, page_errors):
         levels.locator("input[name=ai_level][value='1']").check()
         form.locator("input[name=time_control][value=none]").check()
         form.locator("input[name=setup_minutes][value='0']").check()
-        form.locator("input[name=side][value=south]").check()
+        form.locator("input[name=side][value=south]:visible").check()
         page.screenshot(path=shots / "30-home-ai.png", full_page=True)
         form.get_by_role("button", name="Начать партию").click()
         page.wait_for_url(re.compile(r"/g/"))

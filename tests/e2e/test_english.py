@@ -27,7 +27,7 @@ def start_vs_ai(page, shots, name: str) -> None:
     form.locator("fieldset[data-for-game=admiral] input[name=ai_level][value='1']").check()
     form.locator("input[name=time_control][value=none]").check()
     form.locator("input[name=setup_minutes][value='0']").check()
-    form.locator("input[name=side][value=south]").check()
+    form.locator("input[name=side][value=south]:visible").check()
     press(page, form.get_by_role("button", name="Start the game"))
     page.wait_for_url(re.compile(r"/g/"))
     page.wait_for_selector(".arsenal-item")

@@ -44,7 +44,7 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
 
         # Home: create a game as South, 10+5, 5 minutes to set up.
         south.goto(server_url + "/")
-        south.locator("#new-game input[name=side][value=south]").check()
+        south.locator("#new-game input[name=side][value=south]:visible").check()
         south.get_by_role("button", name="Создать партию").click()
         south.wait_for_url(re.compile(r"/g/"))
         link = south.locator("#invite-link").input_value()
@@ -294,7 +294,7 @@ def test_atomic_bomb_then_abort_without_clocks(browser, server_url, shots, page_
         south.goto(server_url + "/")
         south.locator("#new-game input[name=time_control][value=none]").check()
         south.locator("#new-game input[name=setup_minutes][value='0']").check()
-        south.locator("#new-game input[name=side][value=south]").check()
+        south.locator("#new-game input[name=side][value=south]:visible").check()
         south.get_by_role("button", name="Создать партию").click()
         north.goto(south.locator("#invite-link").input_value())
         north.get_by_role("button", name="Принять приглашение").click()

@@ -61,7 +61,8 @@ def test_long_lobby_lists_fold_on_a_phone(browser, server_url, shots, page_error
         assert viewer.locator("#challenges [data-fold-toggle]").inner_text() == f"Показать все ({listed})"
 
         more.click()
-        assert live.locator("li:visible").count() == n
+        # every entry shows (the list may have grown since: games of other tests on the shared server start and end)
+        assert live.locator("li:visible").count() == live.locator("li").count() >= n - 2
         assert more.inner_text() == "Свернуть" and more.get_attribute("aria-expanded") == "true"
         viewer.screenshot(path=out / "phone-open.png", full_page=True)
         more.click()
