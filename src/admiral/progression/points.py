@@ -14,13 +14,18 @@ hundreds of tonnes), and the final rounding is half up (``x.5`` → up), never b
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 from admiral.games.admiral.rules import Reason
 
 from .stats import GameStats, Outcome
 
-__all__ = ["AI_FACTORS", "BASES_BONUS", "ENGAGEMENT_TURNS", "WIN_BONUS", "engagement", "opponent_factor", "points"]
+__all__ = [
+    "AI_FACTORS", "BASES_BONUS", "ENGAGEMENT_TURNS", "WIN_BONUS", "career_count", "counted_outcome", "engagement",
+    "opponent_factor", "points",
+]  # fmt: skip
 
 #: Bonus for both own bases surviving (PROGRESSION.md §2 [decision]).
 BASES_BONUS = 50
@@ -93,3 +98,28 @@ def points(stats: GameStats, opponent_factor: float) -> int:
     )
     value = Fraction(tenths, 10) * Fraction(opponent_factor).limit_denominator(100) * engagement(stats.turns)
     return int(value + Fraction(1, 2))  # half up; value ≥ 0
+
+
+def counted_outcome(stats: Mapping[str, Any]) -> str | None:
+    """The outcome a game's figures credit, for every game of the house whose statistics say ``counts`` and
+    ``outcome`` (``"win"``, ``"draw"``, ``"loss"``); ``None`` for an aborted game or one in progress: nothing is
+    credited then.
+
+    >>> counted_outcome({"counts": True, "outcome": "draw"}), counted_outcome({"counts": False, "outcome": "win"})
+    ('draw', None)
+
+    :raises ValueError: for an outcome that is none of these.
+    """
+    if not stats.get("counts") or stats.get("outcome") is None:
+        return None
+    if stats["outcome"] not in ("win", "draw", "loss"):
+        raise ValueError(f"unknown outcome {stats['outcome']!r}")
+    return stats["outcome"]
+
+
+def career_count(value: object, name: str) -> int:
+    """``value`` as a count of a game's career (its JSON form, read back). :raises ValueError: unless a
+    non-negative ``int`` (``name`` says which)."""
+    if type(value) is not int or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer, not {value!r}")
+    return value

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from admiral.i18n import _, ngettext
-from admiral.progression import opponent_factor
+from admiral.progression.points import career_count, counted_outcome, opponent_factor
 
 __all__ = [
     "CAREER_VERSION", "KEPT_POINTS", "MIN_TURNS", "SUNK_POINTS", "WIN_BONUS", "ZERO_REASONS", "career_stats",
@@ -47,17 +47,9 @@ CAREER_VERSION = 1
 _TOTALS = ("shots", "hits", "sunk")
 
 
-def outcome(stats: Mapping[str, Any]) -> str | None:
-    """``"win"``, ``"draw"`` or ``"loss"`` of a finished game that counts; ``None`` for an aborted one (or a game
-    still in progress): nothing is credited then.
-
-    :raises ValueError: for an outcome that is none of these.
-    """
-    if not stats.get("counts") or stats.get("outcome") is None:
-        return None
-    if stats["outcome"] not in WIN_BONUS:
-        raise ValueError(f"unknown outcome {stats['outcome']!r}")
-    return stats["outcome"]
+#: ``"win"``, ``"draw"`` or ``"loss"`` of a finished game that counts, ``None`` otherwise (the house's rule).
+outcome = counted_outcome
+_count = career_count
 
 
 def points(stats: Mapping[str, Any], ai_level: int | None) -> int:
@@ -144,9 +136,3 @@ def _read(career: Mapping[str, Any]) -> dict[str, Any]:
     fastest = career.get("fastest_win")
     out["fastest_win"] = None if fastest is None else _count(fastest, "fastest_win")
     return out
-
-
-def _count(value: object, name: str) -> int:
-    if type(value) is not int or value < 0:
-        raise ValueError(f"{name} must be a non-negative integer, not {value!r}")
-    return value

@@ -45,7 +45,11 @@ from .rules import (
     parse_point,
 )
 
-__all__ = ["Diagram", "diagrams", "strike_table", "svg"]
+__all__ = ["LETTERS", "Diagram", "diagrams", "strike_table", "svg"]
+
+#: The letter each kind's ship carries on the map (Russian; translated in the context ``"naval"``, as the client's
+#: ``pt("naval", …)`` in ``static/js/games/naval/manifest.js``).
+LETTERS = {"B": "Б", "C": "К", "G": "Кн", "T": "Мн", "M": "Тр", "S": "П"}
 
 
 @dataclass(frozen=True)

@@ -271,8 +271,6 @@ class FinishMixin(SessionBase):
         await self._db(self.store.update_game, g.id, rematch_id=new_id, rematch_offer=None)
         g.rematch_id, g.rematch_offer = new_id, None
         self.games[new_id] = new
-        if "fixed_start" in new.rules.info.capabilities:
-            async with self._locked(new):
-                await self._start_if_ready(new)  # a failed start is tried again by the sweeper
+        await self._start_fixed(new)
         self._schedule(new)
         g.log.info("rematch game=%s by side=%s", new_id, side)

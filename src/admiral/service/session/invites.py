@@ -125,9 +125,8 @@ class InviteMixin(SessionBase):
             await self._db(self.store.create_game, row, seats)
             self.games[game_id] = g
             g.log.info("created side=%s settings=%s", side, settings.to_dict())
-            if direct and "fixed_start" in g.rules.info.capabilities:
-                async with self._locked(g):
-                    await self._start_if_ready(g)  # a failed start is tried again by the sweeper
+            if direct:
+                await self._start_fixed(g)
             self._schedule(g)
             return game_id, code
 
@@ -139,6 +138,13 @@ class InviteMixin(SessionBase):
         for row in seats:
             row.draft, row.ready = g.rules.auto_setup(row.side, 0, {}, g.settings.options), True
             g.seats[row.side].draft, g.seats[row.side].ready = dict(row.draft), True
+
+    async def _start_fixed(self, g: LiveGame) -> None:
+        """Start play at once in a new game with both seats held whose start is fixed (``"fixed_start"``); nothing
+        for another game. A failed start is tried again by the sweeper (:meth:`_check_deadlines`)."""
+        if "fixed_start" in g.rules.info.capabilities:
+            async with self._locked(g):
+                await self._start_if_ready(g)
 
     async def unfinished_games(self, browser_hash: str) -> list[dict[str, Any]]:
         """The games ``browser_hash`` holds a seat in that are not over, newest first (at most 20), for the home

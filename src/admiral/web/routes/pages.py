@@ -211,17 +211,13 @@ async def rules_page(request: Request) -> HTMLResponse:
     return render(request, "rules.html", ctx)
 
 
-#: The letters «Военно-морская игра» draws on its ships (the client's ``pt("naval", …)``, the same message ids).
-_NAVAL_LETTERS = {"B": "Б", "C": "К", "G": "Кн", "T": "Мн", "M": "Тр", "S": "П"}
-
-
 @router.get("/rules/naval", response_class=HTMLResponse)
 async def naval_rules_page(request: Request) -> HTMLResponse:
     """«Правила» of «Военно-морская игра» (``templates/rules_naval.html``, NAVAL_GAME.md): its pictures and the strike
     table computed by the engine (:mod:`admiral.games.naval.rulebook`), the ships' letters in the reader's language."""
     rules = GAMES["naval"]
     manifest = rules.manifest()
-    letters = {code: pgettext("naval", ru) for code, ru in _NAVAL_LETTERS.items()}
+    letters = {code: pgettext("naval", ru) for code, ru in naval_rulebook.LETTERS.items()}
     ships = [{**s, "name": _(s["name"])} for s in manifest["ships"]]
     title = {key: _(text) for key, text in _NAVAL_PICTURES.items()}
     ctx = {
