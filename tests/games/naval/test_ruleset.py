@@ -133,3 +133,10 @@ def test_the_manifest():  # rules §1, §2
     m = RS.manifest()
     assert m["key"] == "naval" and m["map"]["width"] == 9 and m["mines"] == 3 and m["quiet_plies"] == 200
     json.dumps(m)
+
+
+def test_a_bots_view_never_holds_the_dies_seed():  # rules §7.5: nobody sees the seed before the end
+    game = new(seed=12345)
+    view = RS.bot_view(game, "south", 0)
+    assert view.state.seed == bytes(32) and game.state.seed == seed_bytes(12345)
+    assert view.legal and RS.bot_act(RS.new_bot(2, 0, {}), view, 0.5) in {str(o) for o in view.legal}

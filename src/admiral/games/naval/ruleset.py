@@ -391,8 +391,12 @@ class NavalRuleset(RecordedRuleset):
         return {name(p): code for p, code in start_setup(_side(side)).items()}
 
     def bot_view(self, game: Game, side: str, since: int) -> PlayerView:
-        """The pure :class:`~.rules.PlayerView` of ``side``, ``news`` from ply ``since``."""
-        return game.view(_side(side), since=since)
+        """The pure :class:`~.rules.PlayerView` of ``side``, ``news`` from ply ``since`` — with the die's seed
+        blanked in its state copy: a view's state holds the seed (only ``to_dict`` hides it), and a bot, which may
+        run in another process, must never hold what would foretell the die (§7.5)."""
+        view = game.view(_side(side), since=since)
+        view.state.seed = bytes(32)  # the view's own copy; the game's state keeps its seed
+        return view
 
     def bot_act(self, bot: Any, view: PlayerView, deadline_s: float) -> str:
         """``bot.act(view, deadline_s)`` in canonical notation. :raises RuleError: ``bad_notation``."""
