@@ -11,6 +11,10 @@ max, ms). A benchmark, not a test: one process, run it with ``nice``; Ctrl-C (SI
 games finished so far.
 
     nice -n 10 .venv/bin/python bench/naval_ai.py [--games 20] [--pairs 2 3 4 5] [--deadline 1.0] [--seed 1]
+                                                 [--start 0] [--jobs 1]
+
+``--jobs N`` plays N games at once in worker processes (one core each: the think times are a core's); ``--start``
+the first game's index (so runs of other games add up).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from multiprocessing import Pool
 
 from admiral.games.naval.bots import NAMES, make
 from admiral.games.naval.rules import Game, Side
@@ -50,6 +55,13 @@ def play(upper: int, lower: int, seed: int, i: int, deadline: float, times: dict
     score = 0.5 if result.winner is None else 1.0 if result.winner is upper_side else 0.0
     margin = game.state.afloat(upper_side) - game.state.afloat(upper_side.opponent)
     return score, game.state.ply, result.reason.value, margin
+
+
+def _one(job: tuple) -> tuple:
+    """:func:`play` in a worker: ``(score, plies, reason, margin, times)``."""
+    upper, lower, seed, i, deadline = job
+    times: dict[int, list[float]] = {upper: [], lower: []}
+    return (*play(upper, lower, seed, i, deadline, times), times)
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -82,6 +94,8 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, nargs="+", default=[2, 3, 4, 5], help="upper levels (each v the one below)")
     ap.add_argument("--deadline", type=float, default=1.0, help="seconds a move given to the bots")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--start", type=int, default=0, help="the first game's index")
+    ap.add_argument("--jobs", type=int, default=1, help="games played at once (worker processes)")
     args = ap.parse_args()
     print("$ python bench/naval_ai.py " + shlex.join(sys.argv[1:]))
     print("commit", _shell("git", "rev-parse", "--short", "HEAD"))
@@ -95,13 +109,18 @@ def main() -> None:
         lower = upper - 1
         scores, plies, reasons, margins = [], [], Counter(), []
         t0 = time.perf_counter()
-        for i in range(args.games):
+        jobs = [(upper, lower, args.seed, i, args.deadline) for i in range(args.start, args.start + args.games)]
+        pool = Pool(args.jobs) if args.jobs > 1 else None
+        results = pool.imap(_one, jobs) if pool else map(_one, jobs)
+        for i in range(args.start, args.start + args.games):
             try:
-                s, n, why, margin = play(upper, lower, args.seed, i, args.deadline, times)
+                s, n, why, margin, took_times = next(results)
             except KeyboardInterrupt:  # Ctrl-C (SIGINT): report the games finished so far
-                print(f"\ninterrupted: {upper} v {lower} after {i} games", flush=True)
+                print(f"\ninterrupted: {upper} v {lower} after {i - args.start} games", flush=True)
                 stopped = True
                 break
+            for level, ts in took_times.items():
+                times[level] += ts
             margins.append(margin)
             scores.append(s)
             plies.append(n)
@@ -111,6 +130,8 @@ def main() -> None:
                 file=sys.stderr,
                 flush=True,
             )
+        if pool:
+            pool.terminate()
         if not scores:
             break
         w, d = scores.count(1.0), scores.count(0.5)
@@ -119,7 +140,8 @@ def main() -> None:
         rows.append((upper, lower, w, d, len(scores) - w - d, total / len(scores), lo, hi, plies, reasons,
                      time.perf_counter() - t0, margins))  # fmt: skip
     games = ", ".join(str(len(r[8])) for r in rows)
-    print(f"\n## Ladder: {games} games a pair (upper level at South in even games), deadline {args.deadline} s")
+    print(f"\n## Ladder: {games} games a pair (upper level at South in even games), deadline {args.deadline} s, "
+          f"{args.jobs} at once")  # fmt: skip
     print("match                       W   D   L   score   95 % CI (Wilson)  ≥ 70 %  plies mean/max  ends          min")
     for upper, lower, w, d, los, sc, lo, hi, plies, reasons, took, _ in rows:
         ends = " ".join(f"{k} {v}" for k, v in sorted(reasons.items()))

@@ -141,6 +141,8 @@ def test_stale_and_future_plies_are_refused(browsers) -> None:
         for ply in (old, now - 1, now + 1, now + 500):
             err = _refused(wss[side], {"type": "action", "ply": ply, "action": cell}, "stale_ply")
             assert err["detail"]["ply"] == now
+            # a ply behind: the position moved on; a ply ahead (a forged or confused client): never was
+            assert err["message"].startswith("Позиция уже изменилась" if ply < now else "Такой позиции ещё не было")
     assert _state(_fresh(south, game_id)) == before
 
 

@@ -12,7 +12,8 @@ import pytest
 
 from admiral.games.naval import NavalRuleset
 from admiral.games.naval.bots import LEVELS, NAMES, make
-from admiral.games.naval.rules import Game, PlayerView, Side, seed_bytes
+from admiral.games.naval.bots.model import from_order, from_state, play
+from admiral.games.naval.rules import Game, Order, PlayerView, Side, seed_bytes
 from admiral.games.protocol import RuleError
 
 from .helpers import game
@@ -175,3 +176,34 @@ def test_the_ruleset_refuses_unknown_levels_and_options():
     with pytest.raises(RuleError) as e:
         RS.new_bot(1, 0, {"x": 1})
     assert e.value.code == "bad_options"
+
+
+def test_the_bots_memory_of_its_positions_survives_a_restart():
+    """The positions its own orders led to (what it avoids repeating: §6's quiet sea is not spent turning a ship
+    to and fro) are rebuilt from the views alone: a fresh bot shown the game (``bot_catch_up``, as after a server
+    restart) remembers exactly what the bot that played it does."""
+    setups = {s: RS.auto_setup(s, 0, {}, {}) for s in ("south", "north")}
+    g = RS.new_game(setups, {"options": {}, "seed": 3})
+    bots = {s: RS.new_bot(3, i, {}) for i, s in enumerate(("south", "north"))}
+    for _ in range(40):
+        side = RS.to_act(g)
+        RS.apply(g, RS.bot_act(bots[side], RS.bot_view(g, side, 0), 0.2))
+    side = RS.to_act(g)
+    RS.bot_act(bots[side], RS.bot_view(g, side, 0), 0.2)  # its own turn: it notes its last order's position
+    fresh = RS.new_bot(3, 0, {})
+    RS.bot_catch_up(fresh, g, side)
+    fresh.act(RS.bot_view(g, side, 0), 0.2)
+    assert sum(bots[side].seen.values()) == 20
+    assert fresh.seen == bots[side].seen
+
+
+@pytest.mark.parametrize("level", [2, 3, 4, 5])
+def test_a_position_reached_again_and_again_is_avoided(level):
+    """A bot whose order has led to the same position several times plays another (the quiet sea, §6)."""
+    g = game("Bd5n Ma1n / Ti13s Mh13s")
+    first = _bot(level, 1).act(g.view("south"), 0.5)
+    again = _bot(level, 1)
+    pos = from_state(g.state)
+    ((_, child),) = play(pos, from_order(Order.parse(first)))
+    again.seen[child.key()] = 5
+    assert again.act(g.view("south"), 0.5) != first

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from admiral.games.naval.bots.model import SURVIVE, evaluate, from_state, moves, play, to_order
+from admiral.games.naval.bots import model
+from admiral.games.naval.bots.model import SURVIVE, VALUE, evaluate, from_state, moves, play, reach, to_order
 from admiral.games.naval.rules import Game, GameState, Side, parse_point
 
 from .helpers import N_START, S_START, game
@@ -103,3 +104,43 @@ def test_evaluate_is_zero_sum_at_the_start():
     """The start is symmetric under the half-turn: neither side is ahead."""
     assert evaluate(from_state(Game.new({"options": {}, "seed": 0}).state)) == pytest.approx(0)
     assert S_START and N_START
+
+
+def _state(point: str, facing: str) -> int:
+    return parse_point(point) * 4 + "nesw".index(facing)
+
+
+def test_reach_counts_steps_and_quarter_turns_around_land():
+    """§3: a step bow first or a 90° turn is one move; a half-turn two; land (§1) is gone around."""
+    table = reach()
+    assert table[_state("i7", "w")][_state("i6", "n")] == 2  # a step north, a turn left
+    assert table[_state("e1", "s")][_state("e1", "n")] == 2  # a half-turn: two turns
+    assert table[_state("e5", "n")][_state("e1", "n")] == 4  # four steps straight on
+    assert table[_state("e1", "n")][_state("e5", "n")] == 8  # back and facing north again: 2 + 4 + 2 turns
+    # e6 → e8 straight is blocked by the island at e7: round by d (turn, step, turn, 2 steps, turn, step, turn)
+    assert table[_state("e8", "n")][_state("e6", "n")] == 8
+    assert table[_state("c6", "n")][_state("c5", "n")] == 255  # land is never reached
+
+
+def test_a_defended_ship_is_a_smaller_prize():
+    """§4: a torpedo boat the enemy battleship would avenge is worth less to a cruiser than a lone one (the
+    cruiser taking it is struck in turn)."""
+    lone = evaluate(from_state(game("Cd5n Ma1n / Td6e Bf9s Mi13s").state), 0)
+    avenged = evaluate(from_state(game("Cd5n Ma1n / Td6e Bd7s Mi13s").state), 0)
+    assert lone - avenged > 0.5 * VALUE[3]  # the lone one counts as a prize (a torpedo boat is 3), the other not
+
+
+def test_a_net_of_two_ships_at_right_angles_is_valued(monkeypatch):
+    """§4: a ship may show one striker its bow, never two at right angles (the turn that shows one its bow shows
+    the other its broadside): the hunter's second gunboat one move from closing the net on the lone battleship
+    (west and south of it) scores over the same gunboat three moves away, by the net's weight per move saved."""
+
+    def gap() -> float:
+        closing = evaluate(from_state(game("Gd6e Ge4n Ma1n / Be6n").state), 0)
+        far = evaluate(from_state(game("Gd6e Ge2n Ma1n / Be6n").state), 0)
+        return closing - far
+
+    with_net, weight = gap(), model.W_NET
+    monkeypatch.setattr(model, "W_NET", 0.0)
+    assert with_net > gap() > 0  # the hunt alone prefers it too
+    assert with_net - gap() == pytest.approx(2 * weight * VALUE[0])  # 2 moves nearer, a battleship

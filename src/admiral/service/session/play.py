@@ -139,10 +139,14 @@ class PlayMixin(SessionBase):
 
         def decide() -> list[str]:
             nonlocal flagged
-            if ply != g.rules.ply(g.game):
-                raise ServiceError(
-                    "stale_ply", _("Позиция уже изменилась: ход не принят."), {"ply": g.rules.ply(g.game)}
+            now = g.rules.ply(g.game)
+            if ply != now:
+                message = (
+                    _("Позиция уже изменилась: ход не принят.")
+                    if ply < now
+                    else _("Такой позиции ещё не было: ход не принят.")
                 )
+                raise ServiceError("stale_ply", message, {"ply": now})
             if g.rules.to_act(g.game) != side:
                 raise ServiceError("not_your_turn", _("Сейчас не ваш ход."))
             # The mover's clock has run without a break since it last started (a checkpoint or a catch-up meanwhile

@@ -33,8 +33,8 @@ from ..rules import (
 )
 
 __all__ = [
-    "KINDS", "NONE", "STEP", "STRIKE", "TURN", "VALUE", "WIN", "Pos", "evaluate", "from_state", "moves", "play",
-    "strikes", "to_order",
+    "KINDS", "NONE", "STEP", "STRIKE", "TURN", "VALUE", "WIN", "Pos", "evaluate", "from_order", "from_state", "moves",
+    "play", "reach", "strikes", "to_order",
 ]  # fmt: skip
 
 #: Kinds by index (rank order, §2).
@@ -118,6 +118,12 @@ def to_order(move: tuple) -> Order:
     src, verb, dst, quarters, mine, after = move
     op = None if mine is None else MineOp(mine[0], mine[1])
     return Order(src, _VERB[verb], dst, quarters, op, after)
+
+
+def from_order(order: Order) -> tuple:
+    """The model move of an engine :class:`~..rules.Order` (:func:`to_order`'s inverse)."""
+    mine = None if order.mine is None else (order.mine.lay, order.mine.point)
+    return (order.src, _VERB.index(order.verb), order.dst, order.quarters, mine, order.mine_after)
 
 
 def moves(pos: Pos) -> list[tuple]:
@@ -267,18 +273,62 @@ W_THREAT_SECOND = 0.6  # …but not two
 W_EXPOSED = 0.12  # an enemy one turn away from striking (it must turn first: §3)
 W_ADVANCE = 0.05  # per row toward the enemy coast (contact wins games, §6's quiet draw does not)
 W_FORWARD = 0.02  # a bow toward the enemy coast (a step there needs no turn first, §3)
-W_HUNT = 0.04  # per point closer to the nearest point a strike could come from (§4)
+W_HUNT = 0.2  # per move less to the nearest place a strike could come from (§4)
 W_GUN_AHEAD = 0.03  # a bow pointed at an enemy gun point
+W_NET = 0.03  # per move less to a net on the best enemy ship, times its value…
+NET_CAP = 12  # …counted from this many moves
 W_AHEAD = 6.0  # material difference over material afloat
 
-#: ``DIST[p][q]``: Manhattan distance between points; ``ROWS_AHEAD[side][p]``: rows from the side's own coast.
-DIST: tuple[tuple[int, ...], ...] = tuple(
-    tuple(abs(p % 9 - q % 9) + abs(p // 9 - q // 9) for q in POINTS) for p in POINTS
-)
+#: ``ROWS_AHEAD[side][p]``: rows from the side's own coast.
 ROWS_AHEAD: tuple[tuple[int, ...], tuple[int, ...]] = (
     tuple(p // 9 for p in POINTS),
     tuple(12 - p // 9 for p in POINTS),
 )
+#: Hunting distances above this count as this (a ship with no target in reach still likes to come closer).
+HUNT_CAP = 24
+_REACH: list[bytes] = []
+
+
+def reach() -> list[bytes]:
+    """``reach()[q * 4 + g][p * 4 + f]``: the fewest moves (steps forward and 90° turns, §3) that take a ship at
+    ``p`` facing ``f`` to ``q`` facing ``g``, around land (other ships and the die ignored), capped at 255; built on
+    first use (468 breadth-first searches, a fraction of a second) and kept."""
+    if not _REACH:
+        behind = [[-1] * 4 for _ in POINTS]  # behind[q][f]: the point a ship facing f steps to q from
+        for p in POINTS:
+            if p in LAND:
+                continue
+            for f in range(4):
+                a = AHEAD[p][f]
+                if a >= 0:
+                    behind[a][f] = p
+        n = len(POINTS) * 4
+        for target in range(n):
+            dist = bytearray([255]) * n
+            if target >> 2 in LAND:
+                _REACH.append(bytes(dist))
+                continue
+            dist[target] = 0
+            frontier = [target]
+            d = 0
+            while frontier:
+                d += 1
+                nxt = []
+                for s in frontier:
+                    q, g = s >> 2, s & 3
+                    for prev in (q * 4 + ((g + 1) & 3), q * 4 + ((g + 3) & 3)):
+                        if dist[prev] == 255:
+                            dist[prev] = d
+                            nxt.append(prev)
+                    p = behind[q][g]
+                    if p >= 0 and dist[p * 4 + g] == 255:
+                        dist[p * 4 + g] = d
+                        nxt.append(p * 4 + g)
+                frontier = nxt
+            _REACH.append(bytes(dist))
+    return _REACH
+
+
 #: The facing toward the enemy coast per side; the kinds each kind is senior to (it strikes their bow, §4).
 FORWARD = (int(Facing.N), int(Facing.S))
 JUNIOR: tuple[frozenset[int], ...] = tuple(frozenset(j for j in range(6) if MAY[k][j][0]) for k in range(6))
@@ -290,12 +340,81 @@ def _risk(kind: int, side: int, point: int, mines: frozenset[int]) -> float:
     return 0.0 if n == 0 else 1 - SURVIVE**n
 
 
+def _defended(ships: dict, point: int, side: int, kind: int, facing: int) -> bool:
+    """Whether a ship of ``side`` could strike a ship of ``kind`` standing at ``point`` facing ``facing`` (§4): a
+    ship of ``side`` beside it, facing it, allowed by seniority and the side it would strike."""
+    around = AHEAD[point]
+    for d in (0, 1, 2, 3):
+        r = around[d]
+        if r < 0:
+            continue
+        there = ships.get(r)
+        if there is None or there[0] != side or there[2] != d ^ 2:
+            continue
+        if MAY[there[1]][kind][struck(there[2], facing)]:
+            return True
+    return False
+
+
+def _hunt(ships: dict, fleets: tuple[list[tuple[int, int]], list[tuple[int, int]]], side: int) -> float:
+    """The hunt of ``side`` (:func:`evaluate`), one pass over the places beside each enemy ship:
+
+    - each ship's moves (steps and 90° turns around land, other ships ignored: :func:`reach`) to the nearest place
+      it could strike an enemy from (§3, §4: beside it for the broadside, ahead of it for the bow if senior; never
+      astern), so that fronts locked bow to bow are outflanked (:data:`W_HUNT` per move);
+    - the nearest net: two ships ready to strike one enemy from two sides at right angles, which no turn of it
+      answers (a turn that shows one of them its bow shows the other its broadside, §4): :data:`W_NET` per move
+      less than :data:`NET_CAP`, times the enemy's value, for the best such enemy."""
+    table = reach()
+    hunters = [(p, p * 4 + ships[p][2], MAY[kind]) for p, kind in fleets[side] if kind != M]
+    if not hunters:
+        return 0.0
+    best = [HUNT_CAP] * len(hunters)
+    best_net = 0
+    far = (NET_CAP, -1, NET_CAP)
+    for q, k in fleets[1 - side]:
+        fq = ships[q][2]
+        around = AHEAD[q]
+        near: list[tuple[int, int, int]] = []  # per side of it: (the nearest ship's moves, its point, the second's)
+        for d in (0, 1, 2, 3):
+            r = around[d]
+            there = ships.get(r) if r >= 0 else None
+            if r < 0 or (there is not None and there[0] != side):  # off the map, land, or an enemy there
+                near.append(far)
+                continue
+            g = d ^ 2  # a striker at r faces q
+            row = table[r * 4 + g]
+            hit = struck(g, fq)
+            b1 = b2 = NET_CAP
+            p1 = -1
+            for i, (p, state, may) in enumerate(hunters):
+                n = row[state]
+                if n < best[i] and may[k][hit] and (there is None or r == p):  # another own ship there: its own
+                    best[i] = n
+                if n < b1:
+                    b1, b2, p1 = n, b1, p
+                elif n < b2:
+                    b2 = n
+            near.append((b1, p1, b2))
+        cost = NET_CAP
+        for d in (0, 1, 2, 3):
+            x, y = near[d], near[(d + 1) & 3]
+            c = x[0] + y[0] if x[1] != y[1] or x[1] < 0 else min(x[0] + y[2], x[2] + y[0])
+            if c < cost:
+                cost = c
+        if (v := VALUE[k] * (NET_CAP - cost)) > best_net:
+            best_net = v
+    return W_NET * best_net - W_HUNT * sum(best)
+
+
 def evaluate(pos: Pos, hunter: int | None = None) -> float:
     """The static value of ``pos`` for the side to move, in :data:`VALUE` units (±:data:`WIN` once over): material;
     the mover's best capture now and the other side's threats (a strike ready on a bow or a broadside open to it,
-    §4, weighed by the striker's risk on entering a gun or mined point, §5); ships exposed to an enemy one turn
-    away from striking them; progress (rows toward the enemy coast, points toward the nearest point it could
-    strike an enemy from: for ``hunter``'s ships only when given, 0/1); bows pointed at enemy guns."""
+    §4, weighed by the striker's risk on entering a gun or mined point, §5, and worth the target less the striker
+    when the target's side would strike the striker in turn); ships exposed to an enemy one turn away from striking
+    them; progress (rows toward the enemy coast; each ship's moves, :func:`reach`, to the nearest place it could
+    strike an enemy from: for ``hunter``'s ships only when given, 0/1); ``hunter``'s nearest net (two of its ships
+    ready to strike one enemy from two sides at right angles, :data:`W_NET`); bows pointed at enemy guns."""
     if pos.result is not None:
         return 0.0 if pos.result < 0 else (WIN if pos.result == pos.to_move else -WIN)
     me = pos.to_move
@@ -327,6 +446,8 @@ def evaluate(pos: Pos, hunter: int | None = None) -> float:
             gain = VALUE[other[1]]
             if kind != S and (a in mines or a in ENEMY_GUNS[side]):
                 gain -= v * _risk(kind, side, a, mines)
+            if _defended(ships, a, other[0], kind, f):
+                gain -= v
             if gain <= 0:
                 continue
             if turn == 0:
@@ -337,37 +458,8 @@ def evaluate(pos: Pos, hunter: int | None = None) -> float:
             score[side] += W_ADVANCE * ROWS_AHEAD[side][p]
             if facing == FORWARD[side]:
                 score[side] += W_FORWARD
-    # hunting: each ship's distance to the nearest point it could strike an enemy from (§4: beside it for the
-    # broadside, ahead of it for the bow if senior; never astern), so fronts locked bow to bow are outflanked; only
-    # for the ``hunter`` (the searching bot's side) when given: counted for both, the enemy's closing in would pay
-    # every one of its ships each time one of ours advanced
     for side in (0, 1) if hunter is None else (hunter,):
-        squares: list[tuple[int, int]] = []  # (point, the target's kind, or -1: broadside, any striker)
-        for q, k in fleets[1 - side]:
-            fq = ships[q][2]
-            around = AHEAD[q]
-            for d in (0, 1, 2, 3):
-                r = around[d]
-                if r < 0 or d == fq ^ 2:  # off the map / land, or astern
-                    continue
-                there = ships.get(r)
-                if there is not None and there[0] != side:  # taken by the enemy: nobody strikes from there
-                    continue
-                squares.append((r, k if d == fq else -1))
-        if not squares:
-            continue
-        for p, kind in fleets[side]:
-            if kind == M:
-                continue
-            dist = DIST[p]
-            junior = JUNIOR[kind]
-            best = 99
-            for r, k in squares:
-                d = dist[r]
-                if d < best and (k < 0 or k in junior) and (r == p or r not in ships):  # own ship there: its own
-                    best = d
-            if best < 99:
-                score[side] -= W_HUNT * best
+        score[side] += _hunt(ships, fleets, side)
     mine = sorted(threats[me], reverse=True)
     theirs = sorted(threats[1 - me], reverse=True)
     total = score[me] - score[1 - me]

@@ -129,15 +129,19 @@ class Search:
             return evaluate(pos, self.hunter) if pos.result >= 0 or self.root_side is None else -self._bias(pos)
         return self.quiet_value(pos, left, alpha, beta)
 
-    def root(self, pos: Pos, ms: list[tuple], depth: int) -> list[tuple[float, tuple]]:
+    def root(
+        self, pos: Pos, ms: list[tuple], depth: int, penalty: dict[tuple, float] | None = None
+    ) -> list[tuple[float, tuple]]:
         """``[(value, move)]`` for each of ``ms`` searched ``depth`` plies (the best exact, the others possibly
-        bounds below it, as alpha-beta gives), in the order given."""
+        bounds below it, as alpha-beta gives), in the order given; ``penalty`` (move → points) is taken off a
+        move's value, its window widened to match (so the best stays exact)."""
         if self.hunter is None:
             self.hunter = pos.to_move
         out = []
         best = -INF
         for m in ms:
-            v = self.move_value(pos, m, depth, best - 1e-9, INF)
+            cost = penalty.get(m, 0.0) if penalty else 0.0
+            v = self.move_value(pos, m, depth, best + cost - 1e-9, INF) - cost
             out.append((v, m))
             best = max(best, v)
         return out
