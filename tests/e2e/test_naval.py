@@ -599,7 +599,8 @@ def test_whole_game_against_the_ai(browser, fast_bots_url, nv_shots, page_errors
     rules — a fleet destroyed, or the quiet sea (§6: 100 turns each without a sinking) —; then the result, the log,
     the record and its replay, and no error in the console.
 
-    Measured first in-process (the engine and the bots, 6 seeds a level, bots capped at 250 ms), plies to the end:
+    Measured first in-process with the bots of f5f51d5 (the engine and the bots, 6 seeds a level, bots capped at
+    250 ms; the later bots hunt harder and end more games by destruction), plies to the end:
     level 1 — ``hunt`` 223–279 (the person sinks the random fleet), ``steady`` 200 (the quiet sea), ``charge``
     593–884; level 2 — ``steady`` 216–358, ``hunt`` 166–438, ``charge`` 162–756; level 3 — ``charge`` 178–400,
     ``hunt`` 339–508; level 4 — ``charge`` 178–258; level 5 — ``charge`` 220–356 (the AI sinks the fleet). In the

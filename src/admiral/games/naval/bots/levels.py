@@ -156,7 +156,7 @@ class NavalBot:
             given = [n for p, s, n, _ in view.history if p == at and s is side]
             if given:
                 outs = play(before, from_order(Order.parse(given[0])))
-                if len(outs) == 1:  # a roll's outcome never repeats a position: nothing to note
+                if len(outs) == 1:  # an order with a roll is not noted (which outcome came is not looked up)
                     key = outs[0][1].key()
                     self.seen[key] = self.seen.get(key, 0) + 1
         self._at_turn = (from_state(view.state), ply)
