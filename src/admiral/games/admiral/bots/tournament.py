@@ -24,24 +24,82 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..rules import Game, IllegalAction, Resign, Result, Side
-from .bots import LEVELS, Bot, make_bot
+from ..rules import BattleReport, Game, IllegalAction, Kind, Moved, Reason, Resign, Result, Side
+from .bots import LEVELS, VALUE, Bot, make_bot
 
-__all__ = ["GameSummary", "TournamentResult", "play_game", "play_match_game", "run_tournament", "tournament"]
+__all__ = [
+    "GameSummary", "SideMetrics", "TournamentResult", "WORTH", "game_metrics", "play_game", "play_match_game",
+    "run_tournament", "tournament",
+]  # fmt: skip
+
+#: What the metrics count a unit as worth: the levels' unit values, a naval base 40 (two bases are the game).
+WORTH = {**VALUE, Kind.VMB: 40}
 
 #: Plies after which a bot game is stopped and scored a draw (the quiet-sea rule ends nearly all first).
 MAX_PLIES = 4000
 
 
 @dataclass
+class SideMetrics:
+    """What one side did in one game, read from the game's events (issue 22's yardsticks):
+
+    ``bomb_own_losses``: its own units (the bomb itself not counted) removed by its own atomic bomb's explosion,
+    detonated or set off by an attack (rules §8); ``detonations``: per detonation it chose, ``(enemy worth, own
+    worth)`` removed (:data:`WORTH`, its bomb not counted); ``moves``: its turns that moved a unit, ``step_backs``:
+    those that moved a unit straight back to where its previous turn's move had brought it from; ``material``: the
+    worth of its units still on the board at the end."""
+
+    bomb_own_losses: int = 0
+    detonations: list[tuple[int, int]] = field(default_factory=list)
+    moves: int = 0
+    step_backs: int = 0
+    material: int = 0
+
+
+def game_metrics(game: Game) -> dict[Side, SideMetrics]:
+    """:class:`SideMetrics` per side of a finished (or stopped) ``game``, from its event log and state."""
+    out = {side: SideMetrics() for side in Side}
+    last: dict[Side, list[tuple[int, int]]] = {side: [] for side in Side}  # its previous turn's (src, dst) moves
+    moved: dict[tuple[Side, int], list[tuple[int, int]]] = {}
+    for e in game.log:
+        if isinstance(e, Moved):
+            moved.setdefault((e.side, e.ply), []).append((e.src, e.dst))
+        elif isinstance(e, BattleReport) and e.explosion is not None:
+            bomb = next(r for r in e.removed if r.cell == e.explosion and r.kind is Kind.AB)
+            own = [r for r in e.removed if r.side is bomb.side and r != bomb]
+            out[bomb.side].bomb_own_losses += len(own)
+            if e.method == "detonation":
+                enemy = sum(WORTH[r.kind] for r in e.removed if r.side is not bomb.side)
+                out[bomb.side].detonations.append((enemy, sum(WORTH[r.kind] for r in own)))
+    for (side, _ply), steps in sorted(moved.items(), key=lambda kv: kv[0][1]):
+        m = out[side]
+        m.moves += 1
+        if any((dst, src) in last[side] for src, dst in steps):
+            m.step_backs += 1
+        last[side] = steps
+    for unit in game.state.board:
+        if unit is not None:
+            out[unit.side].material += WORTH[unit.kind]
+    return out
+
+
+@dataclass
 class GameSummary:
-    """One finished game: ``score_a`` is 1 / 0.5 / 0 for bot A; ``times`` per side, seconds per act."""
+    """One finished game: ``score_a`` is 1 / 0.5 / 0 for bot A; ``times`` per side, seconds per act; ``metrics``
+    per side (:func:`game_metrics`)."""
 
     a_side: Side
     result: Result | None
     plies: int
     score_a: float
     times: dict[Side, list[float]]
+    metrics: dict[Side, SideMetrics] = field(default_factory=dict)
+
+    def quiet_while_ahead(self, side: Side) -> bool:
+        """Whether the game ended drawn by the quiet sea (rules §10.3) with ``side`` ahead in material."""
+        if self.result is None or self.result.reason is not Reason.QUIET_SEA or not self.metrics:
+            return False
+        return self.metrics[side].material > self.metrics[side.opponent].material
 
 
 def play_game(
@@ -124,6 +182,29 @@ class TournamentResult:
             out[f"{word}: {g.result.reason.value if g.result else 'ply limit'}"] += 1
         return out
 
+    def side_of(self, g: GameSummary, which: str) -> Side:
+        """The side bot ``which`` (``a`` or ``b``) played in game ``g``."""
+        return g.a_side if which == "a" else g.a_side.opponent
+
+    def bomb_losses_per_game(self, which: str) -> float:
+        """Own units bot ``which`` lost to its own bomb, per game."""
+        n = len(self.games)
+        return sum(g.metrics[self.side_of(g, which)].bomb_own_losses for g in self.games if g.metrics) / n if n else 0.0
+
+    def detonations(self, which: str) -> list[tuple[int, int]]:
+        """Every detonation bot ``which`` chose: ``(enemy worth, own worth)`` removed."""
+        return [d for g in self.games if g.metrics for d in g.metrics[self.side_of(g, which)].detonations]
+
+    def quiet_while_ahead(self, which: str) -> int:
+        """Games drawn by the quiet sea with bot ``which`` ahead in material."""
+        return sum(1 for g in self.games if g.quiet_while_ahead(self.side_of(g, which)))
+
+    def step_back_share(self, which: str) -> float:
+        """The share of bot ``which``'s moves that stepped straight back (0–1)."""
+        ms = [g.metrics[self.side_of(g, which)] for g in self.games if g.metrics]
+        moves = sum(m.moves for m in ms)
+        return sum(m.step_backs for m in ms) / moves if moves else 0.0
+
     def move_times(self, which: str) -> tuple[float, float, float]:
         """p50, p95 and max act time in seconds of bot ``which`` (``a`` or ``b``)."""
         ts = sorted(t for g in self.games for t in g.times[g.a_side if which == "a" else g.a_side.opponent])
@@ -146,7 +227,7 @@ def play_match_game(a: int, b: int, seed: int, i: int, time_per_move: float, max
         score = 0.5
     else:
         score = 1.0 if result.winner is a_side else 0.0
-    return GameSummary(a_side, result, game.ply, score, times)
+    return GameSummary(a_side, result, game.ply, score, times, game_metrics(game))
 
 
 def run_tournament(
@@ -180,14 +261,18 @@ def run_tournament(
     return out
 
 
-def render(result: TournamentResult, console: Console, *, title: str) -> None:
-    """Print the table of a finished tournament."""
+def render(
+    result: TournamentResult, console: Console, *, title: str, names: tuple[str | None, str | None] = (None, None)
+) -> None:
+    """Print the table of a finished tournament; ``names`` of A and B instead of their levels' (a bench's own
+    sparring partner)."""
     table = Table(title=title)
     for col in ("A", "B", "games", "wins", "draws", "losses", "score", "95 % CI (Wilson)"):
         table.add_column(col, justify="right")
     lo, hi = result.interval()
+    a_name, b_name = (n or f"{level} {LEVELS[level].ru}" for n, level in zip(names, (result.a, result.b), strict=True))
     table.add_row(
-        f"{result.a} {LEVELS[result.a].ru}", f"{result.b} {LEVELS[result.b].ru}", str(len(result.games)),
+        a_name, b_name, str(len(result.games)),
         str(result.wins), str(result.draws), str(result.losses), f"{result.score:.1%}", f"{lo:.1%}–{hi:.1%}",
     )  # fmt: skip
     console.print(table)
@@ -198,11 +283,27 @@ def render(result: TournamentResult, console: Console, *, title: str) -> None:
         f"  plies per game: mean {statistics.mean(plies):.0f}, median {statistics.median(plies):.0f}, max {max(plies)}",
         highlight=False,
     )
-    for which, level in (("a", result.a), ("b", result.b)):
+    n = len(result.games)
+    for which, level, name in (("a", result.a, names[0]), ("b", result.b, names[1])):
         p50, p95, mx = result.move_times(which)
         console.print(
-            f"  move time, {which.upper()} (level {level}): p50 {p50 * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, "
-            f"max {mx * 1000:.1f} ms",
+            f"  move time, {which.upper()} ({name or f'level {level}'}): p50 {p50 * 1000:.1f} ms, "
+            f"p95 {p95 * 1000:.1f} ms, max {mx * 1000:.1f} ms",
+            highlight=False,
+        )
+        dets = result.detonations(which)
+        cheap = sum(1 for enemy, own in dets if enemy < own)
+        per = (
+            f"enemy {statistics.mean(e for e, _ in dets):.1f} / own {statistics.mean(o for _, o in dets):.1f} worth "
+            f"per detonation, {cheap} removing less enemy worth than own"
+            if dets
+            else "none"
+        )
+        ahead = result.quiet_while_ahead(which)
+        console.print(
+            f"  {which.upper()}: own units lost to its own bomb {result.bomb_losses_per_game(which):.2f} per game; "
+            f"{len(dets)} detonations ({per}); quiet-sea draws while ahead {ahead} ({ahead / n:.1%} of games); "
+            f"step-back moves {result.step_back_share(which):.1%}",
             highlight=False,
         )
 
