@@ -213,6 +213,14 @@ class TestDefenderDeclaration:
         play(state, "e8xe9")
         assert rejected(state, declaration) == "bad_declaration"
 
+    # rules §7.1.2: a declaration built in code naming no cell of the board is refused, not a crash (found by the
+    # property test's garbage: Declare((211,)) raised IndexError while its refusal was being worded)
+    @pytest.mark.parametrize("formation", [(210,), (-1,), (parse_cell("e9"), 211), ("e9",)])
+    def test_declaration_of_no_cell_rejected(self, formation):
+        state = position("Le8", "KRe9 KRe10")
+        play(state, "e8xe9")
+        assert rejected(state, Declare(formation)) == "bad_cell"
+
     # rules §7.1.2: while the defender chooses, nobody else acts
     def test_attacker_cannot_act_while_the_declaration_is_pending(self):
         state = position("Le8 KRc3", "KRe9 KRe10")

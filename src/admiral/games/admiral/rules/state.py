@@ -604,6 +604,8 @@ def _apply_detonate(state: GameState) -> list[Event]:
 
 def _apply_declare(state: GameState, action: Declare) -> list[Event]:
     p = state.pending
+    for cell in action.formation:  # before the refusal below names them
+        _check_cell(cell)
     if action.formation not in p.options:
         raise IllegalAction(
             "bad_declaration",
