@@ -39,6 +39,7 @@ def test_it_plays_only_legal_actions_and_follows_the_markers() -> None:
         declared += actor is Side.SOUTH and isinstance(action, Declare)
         game.apply(action)
     assert game.ply == 120 or game.state.result.reason.value != "resignation"
+    partner.observe(game.view(Side.SOUTH, since=game.ply - 1))  # the last ply too
     markers = set(game.view(Side.SOUTH).markers())
     assert set(partner.known) <= markers and partner.moved <= markers
     assert partner.moved  # North's units moved: the partner knows which markers are mobile

@@ -302,7 +302,11 @@ def render(
         ahead = result.quiet_while_ahead(which)
         console.print(
             f"  {which.upper()}: own units lost to its own bomb {result.bomb_losses_per_game(which):.2f} per game; "
-            f"{len(dets)} detonations ({per}); quiet-sea draws while ahead {ahead} ({ahead / n:.1%} of games); "
+            f"{len(dets)} detonations ({per})",
+            highlight=False,
+        )
+        console.print(
+            f"  {which.upper()}: quiet-sea draws while ahead {ahead} ({ahead / n:.1%} of games); "
             f"step-back moves {result.step_back_share(which):.1%}",
             highlight=False,
         )
