@@ -65,7 +65,9 @@ def game_metrics(game: Game) -> dict[Side, SideMetrics]:
         if isinstance(e, Moved):
             moved.setdefault((e.side, e.ply), []).append((e.src, e.dst))
         elif isinstance(e, BattleReport) and e.explosion is not None:
-            bomb = next(r for r in e.removed if r.cell == e.explosion and r.kind is Kind.AB)
+            bomb = next((r for r in e.removed if r.cell == e.explosion and r.kind is Kind.AB), None)
+            if bomb is None:  # never: the bomb is among what its blast removes (§8)
+                continue
             own = [r for r in e.removed if r.side is bomb.side and r != bomb]
             out[bomb.side].bomb_own_losses += len(own)
             if e.method == "detonation":
