@@ -171,8 +171,7 @@ class _Tally:
         for s in r.removed:
             if s != spent:
                 self.units_sunk[s.side.opponent] += 1
-        if r.explosion is not None:
-            owner = side if r.method == "detonation" else enemy  # the bomb is the attacked unit otherwise
+        if (owner := r.bomb_owner) is not None:
             credited = [s for s in r.removed if s.side is not owner and s != spent]
             self.atomic[owner] += len(credited)
             self.bases[owner] += sum(1 for s in credited if s.kind is Kind.VMB)

@@ -53,7 +53,6 @@ _TOTALS = ("turns", "strikes", "sunk")
 
 #: ``"win"``, ``"draw"`` or ``"loss"`` of a finished game that counts, ``None`` otherwise (the house's rule).
 outcome = counted_outcome
-_count = career_count
 
 
 def points(stats: Mapping[str, Any], ai_level: int | None) -> int:
@@ -96,10 +95,10 @@ def fold(career: Mapping[str, Any], stats: Mapping[str, Any]) -> dict[str, Any]:
     old = _read(career)
     new: dict[str, Any] = {"version": CAREER_VERSION}
     for name in _TOTALS:
-        new[name] = old[name] + _count(stats.get(name, 0), name)
+        new[name] = old[name] + career_count(stats.get(name, 0), name)
     fastest = old["fastest_win"]
     if stats.get("outcome") == "win" and stats.get("reason") == "fleet_destroyed":
-        turns = _count(stats["turns"], "turns")
+        turns = career_count(stats["turns"], "turns")
         fastest = turns if fastest is None else min(fastest, turns)
     new["fastest_win"] = fastest
     return new
@@ -131,7 +130,7 @@ def _read(career: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError("a career must be a JSON object")
     if career.get("version", CAREER_VERSION) > CAREER_VERSION:
         raise ValueError(f"career form version {career['version']} is newer than {CAREER_VERSION}")
-    out: dict[str, Any] = {name: _count(career.get(name, 0), name) for name in _TOTALS}
+    out: dict[str, Any] = {name: career_count(career.get(name, 0), name) for name in _TOTALS}
     fastest = career.get("fastest_win")
-    out["fastest_win"] = None if fastest is None else _count(fastest, "fastest_win")
+    out["fastest_win"] = None if fastest is None else career_count(fastest, "fastest_win")
     return out

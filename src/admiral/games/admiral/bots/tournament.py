@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..rules import BattleReport, Game, IllegalAction, Kind, Moved, Reason, Resign, Result, Side
+from ..rules import BattleReport, Game, IllegalAction, Kind, Moved, Reason, Resign, Result, Seen, Side
 from .bots import LEVELS, VALUE, Bot, make_bot
 
 __all__ = [
@@ -64,15 +64,13 @@ def game_metrics(game: Game) -> dict[Side, SideMetrics]:
     for e in game.log:
         if isinstance(e, Moved):
             moved.setdefault((e.side, e.ply), []).append((e.src, e.dst))
-        elif isinstance(e, BattleReport) and e.explosion is not None:
-            bomb = next((r for r in e.removed if r.cell == e.explosion and r.kind is Kind.AB), None)
-            if bomb is None:  # never: the bomb is among what its blast removes (§8)
-                continue
-            own = [r for r in e.removed if r.side is bomb.side and r != bomb]
-            out[bomb.side].bomb_own_losses += len(own)
+        elif isinstance(e, BattleReport) and (owner := e.bomb_owner) is not None:
+            bomb = Seen(owner, Kind.AB, e.explosion)
+            own = [r for r in e.removed if r.side is owner and r != bomb]
+            out[owner].bomb_own_losses += len(own)
             if e.method == "detonation":
-                enemy = sum(WORTH[r.kind] for r in e.removed if r.side is not bomb.side)
-                out[bomb.side].detonations.append((enemy, sum(WORTH[r.kind] for r in own)))
+                enemy = sum(WORTH[r.kind] for r in e.removed if r.side is not owner)
+                out[owner].detonations.append((enemy, sum(WORTH[r.kind] for r in own)))
     for (side, _ply), steps in sorted(moved.items(), key=lambda kv: kv[0][1]):
         m = out[side]
         m.moves += 1

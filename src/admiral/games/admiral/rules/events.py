@@ -107,6 +107,14 @@ class BattleReport(Event):
     explosion: Cell | None
 
     @property
+    def bomb_owner(self) -> Side | None:
+        """The side whose atomic bomb went off (rules §8): the detonating side, else the attacked one (its bomb was
+        the target); ``None`` when no bomb went off."""
+        if self.explosion is None:
+            return None
+        return self.side if self.method == "detonation" else self.side.opponent
+
+    @property
     def participants(self) -> tuple[Seen, ...]:
         """Every unit revealed by the battle (rules §7.2: every participant is revealed)."""
         seen = [self.attacker]
