@@ -47,3 +47,150 @@ def test_level_five_keeps_a_unit_beside_each_base() -> None:
         for dst in ORTH[es]:
             if dst not in own and dst not in view.markers():
                 assert five.move_delta(es, dst) < four.move_delta(es, dst)
+
+
+# -- issue 22: level 5's bomb, endgame press, trail and thinking time ---------------------------------------------
+
+from dataclasses import replace  # noqa: E402
+
+from admiral.games.admiral.bots import bots as bots_module  # noqa: E402
+from admiral.games.admiral.bots.bots import (  # noqa: E402
+    BLAST_RISK,
+    CONFIGS,
+    PRESS,
+    PRESS_FROM,
+    REPEAT,
+    VALUE,
+    HeuristicBot,
+)
+from admiral.games.admiral.rules import Attack, Detonate, GameState, Move, view  # noqa: E402
+from admiral.games.admiral.rules.board import parse_cell  # noqa: E402
+
+
+def _view(text: str, *, quiet: int = 0, north_left: bool = False):
+    """South's view of a position; ``north_left``: North's units on the board are all it has left (its other
+    units counted lost, rules §11.4), so the material is exact."""
+    state = GameState.from_text(text, Side.SOUTH, ply=40, quiet=quiet)
+    v = view(state, Side.SOUTH, [], since=0)
+    if north_left:
+        left = state.units(Side.NORTH)
+        lost_north = {k: k.count - sum(1 for x in left.values() if x is k) for k in K}
+        lost_south = {k: k.count - sum(1 for x in state.units(Side.SOUTH).values() if x is k) for k in K}
+        v = replace(v, lost=(lost_south, lost_north))
+    return v
+
+
+def _bot(view, **switches) -> HeuristicBot:
+    bot = make_bot(5, 7)
+    bot.cfg = replace(CONFIGS[5], **switches)
+    bot.observe(view)
+    return bot
+
+
+def test_the_bomb_keeps_off_its_own_base_as_the_enemy_nears() -> None:
+    """rules §8 (the 5×5 blast takes both sides' units, bases included), issue 22: with the enemy cruiser four
+    steps from d3 and five from c3, moving level 5's bomb c3 → d3 takes the base on a1 out of the blast: the own
+    units in the square count at :data:`BLAST_RISK` of the enemy's distance."""
+    v = _view("VMBa1 VMBk1 ABc3 ESc4 TKm5 / KRd7")
+    guarded = _Context(_bot(v), v, 2)
+    plain = _Context(_bot(v, bomb_guard=False), v, 2)
+    own = v.own()
+    c3, d3 = parse_cell("c3"), parse_cell("d3")
+    assert guarded.blast_exposure(c3, own) == pytest.approx(BLAST_RISK[5] * (60 + VALUE[K.ES]))
+    own_after = {**{c: k for c, k in own.items() if c != c3}, d3: K.AB}
+    assert guarded.blast_exposure(d3, own_after) == pytest.approx(BLAST_RISK[4] * VALUE[K.ES])
+    gain = guarded.move_delta(c3, d3) - plain.move_delta(c3, d3)
+    assert gain == pytest.approx(BLAST_RISK[5] * 66 - BLAST_RISK[4] * 6)
+    # A destroyer stepping out of the square of a bomb the enemy is two steps from gains what it risked there.
+    v = _view("VMBa1 VMBk1 ABf5 ESf7 TKm5 / KRg6")
+    guarded = _Context(_bot(v), v, 2)
+    plain = _Context(_bot(v, bomb_guard=False), v, 2)
+    f7, f8, e7 = parse_cell("f7"), parse_cell("f8"), parse_cell("e7")
+    gain = guarded.move_delta(f7, f8) - plain.move_delta(f7, f8)
+    assert gain == pytest.approx(BLAST_RISK[2] * VALUE[K.ES])
+    assert guarded.move_delta(f7, e7) == pytest.approx(plain.move_delta(f7, e7))  # still in the square
+
+
+def test_no_detonation_that_costs_more_than_it_removes() -> None:
+    """rules §8, issue 22 (4 of 11 detonations removed one small unit): level 5 does not detonate when its own
+    battleships and carrier stand in the square beside one enemy marker, and does when only enemy markers do."""
+    v = _view("VMBa1 VMBk1 ABf5 Lf4 Lg4 Ae4 Se3 TKm5 / KRf6")
+    bot = _bot(v)
+    ctx = _Context(bot, v, 30)
+    assert Detonate() in v.legal
+    assert not ctx.detonation_ok()
+    assert bot.act(v, 1.0) != Detonate()
+    v = _view("VMBa1 VMBk1 ABf9 TKm5 / KRf10 KRe10 Lg10 Rf11 ESe11 KRPLg11")
+    ctx = _Context(_bot(v), v, 30)
+    assert ctx.detonation_ok()
+
+
+def test_ahead_in_a_quiet_sea_level_five_presses() -> None:
+    """rules §10.3 (200 quiet plies draw), issue 22 (9 of 80 games drawn ahead): ahead in material after 160
+    quiet plies, an attack that removes a unit earns :data:`PRESS` × (160 − 40) / 160 = 30 points more, and
+    level 5 attacks the marker beside its cruiser; behind, or early, there is no press."""
+    text = "VMBa1 VMBk1 Lc5 Le5 KRf5 Rg5 TKm5 / VMBf14 VMBk15 Mf6"
+    v = _view(text, quiet=160, north_left=True)
+    ctx = _Context(_bot(v), v, 30)
+    assert ctx.material_margin(v) == sum(VALUE[k] for k in (K.L, K.L, K.KR, K.R, K.TK)) - VALUE[K.M]
+    assert ctx.press == pytest.approx(PRESS * (160 - PRESS_FROM) / (200 - PRESS_FROM))
+    hit = Attack(parse_cell("f5"), parse_cell("f6"))
+    calm = _Context(_bot(v, press=False), v, 30)
+    assert ctx.attack_bonus(hit, 1.0) - calm.attack_bonus(hit, 1.0) == pytest.approx(ctx.press)
+    action = _bot(v).act(v, 1.0)
+    assert type(action) is Attack and action.target == parse_cell("f6"), action
+    early = _view(text, quiet=PRESS_FROM, north_left=True)
+    assert _Context(_bot(early), early, 2).press == 0.0
+    behind = _view("VMBa1 VMBk1 KRf5 / VMBf14 VMBk15 Lf6 Lg9 Af12", quiet=160, north_left=True)
+    assert _Context(_bot(behind), behind, 2).press == 0.0
+
+
+def test_a_unit_does_not_walk_back_along_its_trail() -> None:
+    """issue 22 (8.6 % of level 5's moves stepped straight back): after its destroyer stepped e4 → e5 and on,
+    stepping back costs it :data:`REPEAT` (half for the older cell); level 4 keeps no trail."""
+    import random
+
+    game = Game.new_random(random.Random(1))
+    game.state = GameState.from_text("VMBa1 VMBk1 ESe4 TKm5 / VMBa15 VMBn15 TKm11")  # a position, not a setup
+    for action in (Move(parse_cell("e4"), parse_cell("e5")), Move(parse_cell("m11"), parse_cell("m10")),
+                   Move(parse_cell("e5"), parse_cell("e6")), Move(parse_cell("m10"), parse_cell("m9"))):  # fmt: skip
+        game.apply(action)
+    v = game.view(Side.SOUTH, since=0)
+    five, four = make_bot(5, 1), make_bot(4, 1)
+    for bot in (five, four):
+        bot.observe(v)
+    ctx = _Context(five, v, 2)
+    e6, e5, e4, f6 = (parse_cell(x) for x in ("e6", "e5", "e4", "f6"))
+    assert ctx.trail_cost(e6, e5) == REPEAT
+    assert ctx.trail_cost(e6, f6) == 0.0
+    assert list(five.trail) == [(e4, e5), (e5, e6)]
+    assert _Context(four, v, 2).cfg.trail is False
+
+
+def test_level_five_thinks_until_its_choice_settles_or_the_deadline(monkeypatch) -> None:
+    """issue 22 (anytime): on a stepped clock (1 ms a reading) level 5 refines its leading candidates with fresh
+    worlds round after round, and never starts a round that would end past 80 % of its deadline."""
+    from admiral.games.admiral.bots.bots import MAX_ROUNDS
+
+    ticks = [0.0]
+
+    def clock() -> float:
+        ticks[0] += 0.001
+        return ticks[0]
+
+    monkeypatch.setattr(bots_module, "_clock", clock)
+    south = make_bot(5, 3)
+    game = Game(south.setup(Side.SOUTH), make_bot(4, 4).setup(Side.NORTH))
+    v = game.view(Side.SOUTH)
+    rounds = []
+    for deadline in (0.05, 0.1, 0.4):
+        bot = make_bot(5, 11)
+        bot.observe(v)
+        ticks[0] = 0.0
+        action = bot.act(v, deadline)
+        assert action in v.legal
+        assert ticks[0] <= 0.8 * deadline + 0.05  # at most one round's readings past the stop
+        rounds.append(bot.rounds)
+    assert rounds[0] == 0  # the search itself ran into the stop
+    assert 1 <= rounds[1] < MAX_ROUNDS  # stopped by the deadline
+    assert rounds[2] == MAX_ROUNDS  # time to spare: refined to the cap

@@ -41,11 +41,14 @@ from ..rules import (
     formations_at,
     scale_row,
 )
-from ..rules.board import ORTH, RING
+from ..rules.board import BLAST, ORTH, RING
 from .belief import Belief
 from .world import attacks, build_world, outcome
 
 __all__ = ["LEVELS", "Bot", "HeuristicBot", "Level", "RandomBot", "make_bot"]
+
+#: The bots' clock, seconds (a test may replace it to step time deterministically).
+_clock = time.perf_counter
 
 
 @runtime_checkable
@@ -193,7 +196,13 @@ class Config:
     threatened base; ``pairs``: ships assemble formation pairs near the enemy; ``bomb``: the atomic
     bomb advances and detonates on a favourable expected exchange; ``deep_bases``: the belief expects
     bases deep in the enemy's zone (:data:`.belief.BASE_DEPTH`); ``deduce``: the belief reads the
-    carriers from the weapons' tethers, and the ships hunt the carrier once it is narrowed to a few markers."""
+    carriers from the weapons' tethers, and the ships hunt the carrier once it is narrowed to a few markers;
+    ``bomb_guard``: the own units and bases inside the own bomb's blast square count at the risk that the enemy sets
+    it off (rules §8), and a detonation must remove at least as much enemy worth as own in the sampled worlds;
+    ``press``: ahead in material while the quiet-sea counter runs (rules §10.3), an attack that removes a unit
+    earns up to :data:`PRESS` points; ``trail``: a unit stepping back to where it came from pays :data:`REPEAT`;
+    ``anytime``: after the two-ply search, fresh worlds keep refining the leading candidates until they part by
+    :data:`SETTLED` points or the deadline nears."""
 
     memory: bool
     follow: bool
@@ -208,6 +217,10 @@ class Config:
     fresh: bool = False
     deep_bases: bool = False
     deduce: bool = False
+    bomb_guard: bool = False
+    press: bool = False
+    trail: bool = False
+    anytime: bool = False
 
 
 CONFIGS = {
@@ -216,8 +229,25 @@ CONFIGS = {
     4: Config(memory=True, follow=True, samples=30, search=48, deep=30, noise=0.05, setup="guarded",
               deep_bases=True),
     5: Config(memory=True, follow=True, samples=30, search=64, deep=30, noise=0.05,
-              setup="admiral", defend=True, pairs=True, bomb=True, deep_bases=True, deduce=True),
+              setup="admiral", defend=True, pairs=True, bomb=True, deep_bases=True, deduce=True, bomb_guard=True,
+              press=True, trail=True, anytime=True),
 }  # fmt: skip
+
+#: Level 5's endgame press (rules §10.3): points at most for an attack that removes an enemy unit while the side is
+#: ahead in material; the press starts after ``PRESS_FROM`` quiet plies and grows linearly to the draw at 200.
+PRESS, PRESS_FROM = 40.0, 40
+#: Worth of material (own minus enemy, :data:`VALUE`, a base 40) from which a side counts as ahead.
+AHEAD = 8
+#: Points a unit pays for stepping straight back to the cell its last move came from (half for an older cell of its
+#: trail of the last :data:`TRAIL` own moves).
+REPEAT, TRAIL = 1.5, 12
+#: Points by which the best candidate must lead the second for the anytime refinement to stop early; worlds a round;
+#: rounds at most (beyond ~500 fresh worlds the estimates no longer move).
+SETTLED, ROUND, MAX_ROUNDS = 3.0, 12, 40
+#: The chance that the enemy sets off a bomb it can reach in ``d`` orthogonal steps (index ``min(d, 5)``; an aircraft
+#: strikes from up to 4 cells): what the own units in the blast square risk (rules §8).
+BLAST_RISK = (0.5, 0.5, 0.3, 0.15, 0.08, 0.02)
+BLAST_SET = tuple(frozenset(b) for b in BLAST)
 
 
 class HeuristicBot:
@@ -239,6 +269,7 @@ class HeuristicBot:
         self.side: Side | None = None
         self.belief: Belief | None = None
         self.seen_ply = -1
+        self.rounds = 0  # refinement rounds of the last act (``anytime``)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -253,6 +284,8 @@ class HeuristicBot:
         # the search's reply model lets the opponent know of my fleet.
         self.exposed: set[Cell] = set()
         self.exposed_ply = 0
+        # My last moves, (src, dst), oldest first: the trail a unit must not walk back along (``trail``).
+        self.trail: deque[tuple[Cell, Cell]] = deque(maxlen=TRAIL)
 
     def setup(self, side: Side) -> dict[Cell, Kind]:
         """The level's setup (:data:`.setups.SETUPS`): level 2 bases just behind the front row,
@@ -282,9 +315,11 @@ class HeuristicBot:
             if e.ply < self.exposed_ply:
                 continue
             if isinstance(e, MoveView):
-                if e.side is self.side and e.src in exposed:
-                    exposed.discard(e.src)
-                    exposed.add(e.dst)
+                if e.side is self.side:
+                    self.trail.append((e.src, e.dst))
+                    if e.src in exposed:
+                        exposed.discard(e.src)
+                        exposed.add(e.dst)
             elif isinstance(e, BattleReport):
                 for u in e.removed:
                     if u.side is self.side:
@@ -299,7 +334,7 @@ class HeuristicBot:
 
     def act(self, view: PlayerView, deadline_s: float) -> Action:
         """Choose an action (see the class docstring); stops refining once ``deadline_s`` is near."""
-        start = time.perf_counter()
+        start = _clock()
         stop = start + max(0.0, deadline_s) * 0.8
         legal = list(view.legal)
         if not legal:
@@ -316,7 +351,7 @@ class HeuristicBot:
         for i, a in enumerate(legal):
             kind = type(a)
             if i % 16 == 0 and not late:
-                late = time.perf_counter() > stop
+                late = _clock() > stop
             if kind is Move:
                 s = ctx.move_delta(a.src, a.dst)
             elif late:
@@ -326,7 +361,7 @@ class HeuristicBot:
                 if a.via is not None:
                     s += ctx.move_delta(a.src, a.via)
             elif kind is Detonate:
-                if not self.cfg.bomb:
+                if not self.cfg.bomb or (self.cfg.bomb_guard and not ctx.detonation_ok()):
                     continue
                 s = ctx.attack_value(a) - 6.0
             else:
@@ -335,8 +370,11 @@ class HeuristicBot:
         if not scored:
             return self.rng.choice(legal)
         scored.sort(key=lambda t: (-t[0], t[1]))
-        if self.cfg.search and time.perf_counter() < stop:
+        if self.cfg.search and _clock() < stop:
             scored = ctx.search(scored[: self.cfg.search], stop)
+            if self.cfg.anytime:
+                scored = ctx.refine(scored, stop)
+                self.rounds = ctx.rounds
         return scored[0][2]
 
     def _declare(self, view: PlayerView, options: list[Action]) -> Declare:
@@ -401,6 +439,12 @@ class _Context:
         self.urgency = 1.0 + 3.0 * view.quiet / 200
         self.enemy_dist = _field(self.markers)
         self.hidden_cache: dict[frozenset[Cell], dict] = {}
+        # Per weighed attack: (summed points, worlds) of its immediate outcome; per searched candidate: (summed
+        # reply loss, worlds); refinement rounds run (``anytime``).
+        self.immediate: dict[Action, tuple[float, int]] = {}
+        self.replies: dict[Action, tuple[float, int]] = {}
+        self.rounds = 0
+        self.per_candidate = 0.0
         probs = belief.probabilities()
         # Per enemy marker and per kind of mine: what I expect to lose if it attacks that unit.
         self.threat = {
@@ -419,6 +463,16 @@ class _Context:
                 targets |= set(carrier)
         self.base_dist = _field(targets or self.markers)
         self.threat_dist = None
+        # The endgame press (rules §10.3): ahead in material while the quiet-sea counter runs out.
+        self.press = 0.0
+        if self.cfg.press and view.quiet > PRESS_FROM and self.material_margin(view) >= AHEAD:
+            self.press = PRESS * min(1.0, (view.quiet - PRESS_FROM) / (200 - PRESS_FROM))
+            self.endgame = True
+        # My bomb and the reach of the enemy to it (rules §8): the blast square's own units are at risk.
+        self.bomb: Cell | None = None
+        self.bomb_risk = 0.0
+        if self.cfg.bomb_guard:
+            self.bomb = next((c for c, k in self.own.items() if k is AB), None)
         # Cells touching my bases: a unit there must be beaten before the base can be reached by contact.
         self.plugs: set[Cell] = set()
         if self.cfg.defend:
@@ -428,6 +482,54 @@ class _Context:
                 self.threat_dist = _field(set(threatened))
 
     # -- values ------------------------------------------------------------------------------
+
+    def material_margin(self, view: PlayerView) -> int:
+        """My material minus the enemy's (:data:`VALUE`, a base 40): exact, since every removal is public
+        (rules §11.4)."""
+        mine = sum(VALUE[k] or 40 for k in self.own.values())
+        theirs = sum((VALUE[k] or 40) * (k.count - view.lost[self.enemy].get(k, 0)) for k in Kind)
+        return mine - theirs
+
+    def blast_exposure(self, bomb: Cell, own: dict[Cell, Kind]) -> float:
+        """Points my units (the bomb itself not counted) inside the blast square of my bomb on ``bomb`` would cost
+        if it went off (rules §8), weighed by :data:`BLAST_RISK` of the enemy's distance to the bomb."""
+        risk = BLAST_RISK[min(self.enemy_dist[bomb], 5)]
+        bases = self.bases[self.side]
+        total = 0.0
+        for c in BLAST[bomb]:
+            k = own.get(c)
+            if k is not None and k is not AB:
+                total += unit_value(k, bases)
+        return risk * total
+
+    def trail_cost(self, src: Cell, dst: Cell) -> float:
+        """What a move ``src`` → ``dst`` pays for walking back along its unit's trail: :data:`REPEAT` to the cell
+        the unit's last move came from, half of it to an older cell of its trail, else 0."""
+        cur = src
+        first = True
+        for a, b in reversed(self.bot.trail):
+            if b != cur:
+                continue
+            if a == dst:
+                return REPEAT if first else REPEAT / 2
+            cur = a
+            first = False
+        return 0.0
+
+    def detonation_ok(self) -> bool:
+        """Whether detonating my bomb removes at least as much enemy worth as own in every sampled world, and more
+        than the bomb's own value in at least half of them (rules §8; :data:`VALUE`, a base 40)."""
+        bomb = next((c for c, k in self.own.items() if k is AB), None)
+        if bomb is None:
+            return False
+        own = sum(VALUE[k] or 40 for c in BLAST[bomb] if (k := self.own.get(c)) is not None and k is not AB)
+        gains = []
+        for g in self.guesses:
+            gains.append(sum(VALUE[k] or 40 for c in BLAST[bomb] if (k := g.get(c)) is not None))
+        if not gains:
+            return False
+        gains.sort()
+        return gains[0] >= own and gains[len(gains) // 2] - own > VALUE[AB]
 
     def loss_value(self, removed: list[Seen]) -> float:
         """My gain from a set of removed units: theirs count plus, mine count minus."""
@@ -461,6 +563,7 @@ class _Context:
             hits += bool(r[1])
         if not n:
             return -1.0
+        self.immediate[action] = (total, n)
         return total / n + self.attack_bonus(action, hits / n)
 
     def attack_bonus(self, action: Action, removes: float) -> float:
@@ -469,7 +572,7 @@ class _Context:
         An attack known to change nothing (an air strike on a revealed mine, rules §7.2) earns nothing."""
         if type(action) is not Attack:
             return 0.0
-        bonus = 0.5 * self.urgency * removes
+        bonus = 0.5 * self.urgency * removes + self.press * removes
         if self.cfg.memory and action.target not in self.known:
             bonus += 0.5  # what the report will reveal
         return bonus
@@ -527,40 +630,95 @@ class _Context:
         k = own[src]
         cells = {src, dst, *RING[src], *RING[dst]}
         before = sum(self.term(own[c], c, own) for c in cells if c in own)
+        bomb = self.bomb
+        blast = bomb is not None and (k is AB or src in BLAST_SET[bomb] or dst in BLAST_SET[bomb])
+        if blast:
+            before -= self.blast_exposure(bomb, own)
         del own[src]
         own[dst] = k
         after = sum(self.term(own[c], c, own) for c in cells if c in own)
+        if blast:
+            after -= self.blast_exposure(dst if k is AB else bomb, own)
         del own[dst]
         own[src] = k
-        return after - before
+        delta = after - before
+        if self.cfg.trail:
+            delta -= self.trail_cost(src, dst)
+        return delta
 
     # -- two plies ---------------------------------------------------------------------------
 
     def search(self, top: list[tuple[float, int, Action]], stop: float) -> list[tuple[float, int, Action]]:
         """Re-score the ``top`` candidates: my action, then the opponent's best attack, over worlds."""
         out = []
+        began = _clock()
         for base, i, a in top:
-            if time.perf_counter() > stop and out:
+            if _clock() > stop and out:
                 out.append((base - 1e6, i, a))
                 continue
             # The immediate value stays the one weighed over all the samples (``base``); the few
             # searched worlds only estimate what the opponent's reply costs me. The opponent
             # chooses its reply on what it knows of my fleet (see :meth:`reply_loss`).
-            penalty = 0.0
-            n = 0
-            seen = self.seen_after(a)
-            for w in self.worlds[: self.cfg.deep]:
-                r = outcome(w, a)
-                if r is None:
-                    continue
-                w2 = r[0]
-                n += 1
-                if w2.result is None and w2.to_act is self.enemy:
-                    penalty += self.reply_loss(w2, seen)
+            penalty, n = self.reply_total(a, self.worlds[: self.cfg.deep])
+            self.replies[a] = (penalty, n)
             score = base - 0.4 * penalty / n if n else base
             out.append((score, i, a))
+        self.per_candidate = (_clock() - began) / max(1, len(out))
         out.sort(key=lambda t: (-t[0], t[1]))
         return out
+
+    def reply_total(self, action: Action, worlds: list) -> tuple[float, int]:
+        """Summed :meth:`reply_loss` after ``action`` over ``worlds`` where it is legal, and their number."""
+        penalty = 0.0
+        n = 0
+        seen = self.seen_after(action)
+        for w in worlds:
+            r = outcome(w, action)
+            if r is None:
+                continue
+            w2 = r[0]
+            n += 1
+            if w2.result is None and w2.to_act is self.enemy:
+                penalty += self.reply_loss(w2, seen)
+        return penalty, n
+
+    def refine(self, ranked: list[tuple[float, int, Action]], stop: float, lead: int = 4):
+        """Anytime (level 5): while the best of ``ranked`` (``(score, index, action)``, best first, as
+        :meth:`search` leaves them) leads the second by less than :data:`SETTLED` points and a round fits before
+        ``stop`` (seconds on :data:`_clock`), sample :data:`ROUND` fresh worlds and fold them into the ``lead``
+        best candidates' estimates: an attack's immediate value and every candidate's reply loss; at most
+        :data:`MAX_ROUNDS` rounds. Returns the list re-ranked; :attr:`rounds` counts the rounds run."""
+        bot = self.bot
+        per_round = self.per_candidate * lead * ROUND / max(1, self.cfg.deep)
+        while len(ranked) >= 2 and ranked[0][0] - ranked[1][0] < SETTLED and self.rounds < MAX_ROUNDS:
+            began = _clock()
+            if began + per_round > stop:
+                break
+            worlds = [build_world(self.side, self.own, bot.belief.sample(bot.rng)) for _ in range(ROUND)]
+            head = []
+            for score, i, a in ranked[:lead]:
+                pen, n = self.replies.get(a, (0.0, 0))
+                old = pen / n if n else 0.0
+                if a in self.immediate:
+                    total, m = self.immediate[a]
+                    was = total / m
+                    for w in worlds:
+                        r = outcome(w, a)
+                        if r is not None:
+                            total += self.loss_value(r[1])
+                            m += 1
+                    self.immediate[a] = (total, m)
+                    score += total / m - was
+                more, k = self.reply_total(a, worlds)
+                pen, n = pen + more, n + k
+                self.replies[a] = (pen, n)
+                if n:
+                    score += 0.4 * (old - pen / n)
+                head.append((score, i, a))
+            ranked = sorted(head + ranked[lead:], key=lambda t: (-t[0], t[1]))
+            self.rounds += 1
+            per_round = max(per_round, _clock() - began)
+        return ranked
 
     def seen_after(self, action: Action) -> set[Cell]:
         """My cells the opponent knows after ``action`` (the unit that moves keeps its exposure; an
