@@ -127,8 +127,9 @@ def test_no_detonation_that_costs_more_than_it_removes() -> None:
 
 def test_ahead_in_a_quiet_sea_level_five_presses() -> None:
     """rules §10.3 (200 quiet plies draw), issue 22 (9 of 80 games drawn ahead): ahead in material after 160
-    quiet plies, an attack that removes a unit earns :data:`PRESS` × (160 − 40) / 160 = 30 points more, and
-    level 5 attacks the marker beside its cruiser; behind, or early, there is no press."""
+    quiet plies, an attack that removes an enemy unit earns :data:`PRESS` × (160 − 100) / 100 = 24 points more
+    (one that removes only its own attacker nothing more), and level 5 attacks the marker beside its cruiser;
+    behind, or early, there is no press."""
     text = "VMBa1 VMBk1 Lc5 Le5 KRf5 Rg5 TKm5 / VMBf14 VMBk15 Mf6"
     v = _view(text, quiet=160, north_left=True)
     ctx = _Context(_bot(v), v, 30)
@@ -136,7 +137,9 @@ def test_ahead_in_a_quiet_sea_level_five_presses() -> None:
     assert ctx.press == pytest.approx(PRESS * (160 - PRESS_FROM) / (200 - PRESS_FROM))
     hit = Attack(parse_cell("f5"), parse_cell("f6"))
     calm = _Context(_bot(v, press=False), v, 30)
-    assert ctx.attack_bonus(hit, 1.0) - calm.attack_bonus(hit, 1.0) == pytest.approx(ctx.press)
+    assert ctx.press == pytest.approx(24.0)
+    assert ctx.attack_bonus(hit, 1.0, 1.0) - calm.attack_bonus(hit, 1.0, 1.0) == pytest.approx(ctx.press)
+    assert ctx.attack_bonus(hit, 1.0, 0.0) == pytest.approx(calm.attack_bonus(hit, 1.0, 0.0))
     action = _bot(v).act(v, 1.0)
     assert type(action) is Attack and action.target == parse_cell("f6"), action
     early = _view(text, quiet=PRESS_FROM, north_left=True)

@@ -234,8 +234,9 @@ CONFIGS = {
 }  # fmt: skip
 
 #: Level 5's endgame press (rules §10.3): points at most for an attack that removes an enemy unit while the side is
-#: ahead in material; the press starts after ``PRESS_FROM`` quiet plies and grows linearly to the draw at 200.
-PRESS, PRESS_FROM = 40.0, 40
+#: ahead in material; the press starts after ``PRESS_FROM`` quiet plies (half the draw's count: a long manoeuvre is
+#: no endgame) and grows linearly to the draw at 200.
+PRESS, PRESS_FROM = 40.0, 100
 #: Worth of material (own minus enemy, :data:`VALUE`, a base 40) from which a side counts as ahead.
 AHEAD = 8
 #: Points a unit pays for stepping straight back to the cell its last move came from (half for an older cell of its
@@ -554,6 +555,8 @@ class _Context:
         total = 0.0
         n = 0
         hits = 0
+        kills = 0  # worlds where an enemy unit goes
+        enemy = self.enemy
         for w in self.worlds:
             r = outcome(w, action)
             if r is None:
@@ -561,18 +564,20 @@ class _Context:
             total += self.loss_value(r[1])
             n += 1
             hits += bool(r[1])
+            kills += any(u.side is enemy for u in r[1])
         if not n:
             return -1.0
         self.immediate[action] = (total, n)
-        return total / n + self.attack_bonus(action, hits / n)
+        return total / n + self.attack_bonus(action, hits / n, kills / n)
 
-    def attack_bonus(self, action: Action, removes: float) -> float:
+    def attack_bonus(self, action: Action, removes: float, kills: float = 0.0) -> float:
         """Points for attacking at all: what the report reveals, and the quiet-sea clock (rules §10.3),
-        which only a removal resets: ``removes`` is the share of worlds where the attack removes a unit.
-        An attack known to change nothing (an air strike on a revealed mine, rules §7.2) earns nothing."""
+        which only a removal resets: ``removes`` is the share of worlds where the attack removes a unit, ``kills``
+        where it removes an enemy unit (what the endgame press rewards, not a sacrifice). An attack known to change
+        nothing (an air strike on a revealed mine, rules §7.2) earns nothing."""
         if type(action) is not Attack:
             return 0.0
-        bonus = 0.5 * self.urgency * removes + self.press * removes
+        bonus = 0.5 * self.urgency * removes + self.press * kills
         if self.cfg.memory and action.target not in self.known:
             bonus += 0.5  # what the report will reveal
         return bonus
