@@ -199,8 +199,8 @@ class Config:
     carriers from the weapons' tethers, and the ships hunt the carrier once it is narrowed to a few markers;
     ``bomb_guard``: the own units and bases inside the own bomb's blast square count at the risk that the enemy sets
     it off (rules §8), and a detonation must remove at least as much enemy worth as own in the sampled worlds;
-    ``press``: ahead in material while the quiet-sea counter runs (rules §10.3), an attack that removes a unit
-    earns up to :data:`PRESS` points; ``trail``: a unit stepping back to where it came from pays :data:`REPEAT`;
+    ``press``: ahead in material while the quiet-sea counter runs (rules §10.3), an attack that removes an enemy
+    unit earns up to :data:`PRESS` points; ``trail``: a unit stepping back to where it came from pays :data:`REPEAT`;
     ``anytime``: after the two-ply search, fresh worlds keep refining the leading candidates until they part by
     :data:`SETTLED` points or the deadline nears."""
 
@@ -337,6 +337,7 @@ class HeuristicBot:
         """Choose an action (see the class docstring); stops refining once ``deadline_s`` is near."""
         start = _clock()
         stop = start + max(0.0, deadline_s) * 0.8
+        self.rounds = 0
         legal = list(view.legal)
         if not legal:
             raise ValueError("the view offers no legal action: not this bot's turn")
