@@ -104,6 +104,8 @@ A, L, KR, R, ES, ST, TK, KRPL, TR, PL, S, T, M, SM, BR, AB, VMB = Kind
 #: What a unit is worth to its side, in points (a base: see :func:`unit_value`).
 VALUE = {A: 22, L: 16, KR: 8, R: 9, ES: 6, ST: 2, TK: 3, KRPL: 7, TR: 2, PL: 5, S: 12, T: 3, M: 2, SM: 1, BR: 3,
          AB: 10, VMB: 0}  # fmt: skip
+#: Material as the metrics count it: :data:`VALUE`, a naval base 40 (two bases are the game).
+WORTH = {**VALUE, VMB: 40}
 FORMABLE = frozenset((L, KR, R, ES, KRPL, PL))
 STRIKERS = {L: 0.6, R: 0.5, KR: 0.5, ES: 0.4, KRPL: 0.4, PL: 0.35, BR: 0.35}
 #: Kinds that stay beside their own base to close it (level 5's base defence): every mobile unit but the strike
@@ -488,8 +490,8 @@ class _Context:
     def material_margin(self, view: PlayerView) -> int:
         """My material minus the enemy's (:data:`VALUE`, a base 40): exact, since every removal is public
         (rules §11.4)."""
-        mine = sum(VALUE[k] or 40 for k in self.own.values())
-        theirs = sum((VALUE[k] or 40) * (k.count - view.lost[self.enemy].get(k, 0)) for k in Kind)
+        mine = sum(WORTH[k] for k in self.own.values())
+        theirs = sum(WORTH[k] * (k.count - view.lost[self.enemy].get(k, 0)) for k in Kind)
         return mine - theirs
 
     def blast_exposure(self, bomb: Cell, own: dict[Cell, Kind]) -> float:
@@ -521,13 +523,13 @@ class _Context:
     def detonation_ok(self) -> bool:
         """Whether detonating my bomb removes at least as much enemy worth as own in every sampled world, and more
         than the bomb's own value in at least half of them (rules §8; :data:`VALUE`, a base 40)."""
-        bomb = next((c for c, k in self.own.items() if k is AB), None)
+        bomb = self.bomb
         if bomb is None:
             return False
-        own = sum(VALUE[k] or 40 for c in BLAST[bomb] if (k := self.own.get(c)) is not None and k is not AB)
+        own = sum(WORTH[k] for c in BLAST[bomb] if (k := self.own.get(c)) is not None and k is not AB)
         gains = []
         for g in self.guesses:
-            gains.append(sum(VALUE[k] or 40 for c in BLAST[bomb] if (k := g.get(c)) is not None))
+            gains.append(sum(WORTH[k] for c in BLAST[bomb] if (k := g.get(c)) is not None))
         if not gains:
             return False
         gains.sort()

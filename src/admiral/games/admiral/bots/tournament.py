@@ -25,15 +25,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..rules import BattleReport, Game, IllegalAction, Kind, Moved, Reason, Resign, Result, Seen, Side
-from .bots import LEVELS, VALUE, Bot, make_bot
+from .bots import LEVELS, WORTH, Bot, make_bot
 
 __all__ = [
     "GameSummary", "SideMetrics", "TournamentResult", "WORTH", "game_metrics", "play_game", "play_match_game",
     "run_tournament", "tournament",
 ]  # fmt: skip
 
-#: What the metrics count a unit as worth: the levels' unit values, a naval base 40 (two bases are the game).
-WORTH = {**VALUE, Kind.VMB: 40}
 
 #: Plies after which a bot game is stopped and scored a draw (the quiet-sea rule ends nearly all first).
 MAX_PLIES = 4000
