@@ -105,6 +105,38 @@ def test_chat_crosses_instances_and_blocks_hold_there(cluster) -> None:
             p.close()
 
 
+def test_a_block_whose_event_was_lost_holds_in_the_next_sockets_first_snapshot(cluster, shared_db) -> None:
+    """CI finding: a blocker's new socket on the other instance showed the blocked one's lines — that instance kept
+    the block list it had read before the block, and the ``chat.blocks`` event that would have cleared it never
+    came. Here the block is written straight into the database (no event at all): a seat's socket opening reads
+    the block lists afresh."""
+    from sqlalchemy import create_engine, text
+
+    from admiral.store.chat import ChatStore
+
+    one, two = cluster
+    a, b = Player(), Player()
+    game_id = new_game(one, two, a, b)
+    engine = create_engine(shared_db)
+    try:
+        a.connect(one, game_id)  # instance 1 reads both seats' block lists (none)
+        b.connect(two, game_id)
+        a.send({"type": "chat", "phrase": "gl"})
+        assert reaches(b, "gl")["side"] == "south"
+        with engine.connect() as conn:
+            keys = dict(conn.execute(text("SELECT side, browser_hash FROM game_seats WHERE game_id = :g"),
+                                     {"g": game_id}).all())  # fmt: skip
+        ChatStore(engine).set_block(keys["north"], keys["south"], True)  # North blocks South; no event published
+        b.close()
+        snap = b.connect(one, game_id)
+        assert snap["chat"]["blocked"] is True and snap["chat"]["messages"] == []
+        assert [m["body"] for m in a.connect(one, game_id)["chat"]["messages"]] == ["gl"]  # South still sees its own
+    finally:
+        engine.dispose()
+        for p in (a, b):
+            p.close()
+
+
 def test_the_flood_limit_counts_a_seats_sockets_on_both_instances(cluster) -> None:
     """RATE_CHAT (5 per 10 s per seat) spans the seat's sockets on both instances (the limits' storage in Redis)."""
     one, two = cluster

@@ -286,9 +286,8 @@ class ChatMixin(SessionBase):
         :data:`CHAT_RECHECK_S` per game): a chat
         event may have been lost — this instance's subscription to the game reached Redis after a message was
         published, or Redis reconnected. Called on a seat's socket opening (``force``: whenever it was last
-        checked), its resync and its periodic tick (instances sharing the games). ``blocks``: forget the seats'
-        block lists too (read again on the next snapshot: a ``chat.blocks`` event may have been lost). A failed read
-        changes nothing."""
+        checked; ``blocks``), its resync and its periodic tick (instances sharing the games). ``blocks``: read the
+        seats' block lists again too (a ``chat.blocks`` event may have been lost). A failed read changes nothing."""
         if blocks:
             for seat in g.seats.values():
                 seat.chat_blocks = None

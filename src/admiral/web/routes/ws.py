@@ -297,8 +297,10 @@ async def _serve(
 
     limits = ws.app.state.limits  # a rematch makes a game: RATE_GAMES counts it
     stamps: deque[float] = deque()  # this socket's messages in the last second
-    if shared and side is not None:  # the seat's first snapshot holds every message stored, lost events or not
-        await service.chat_recheck(g, force=True)  # (before the writer starts: that snapshot must come first)
+    if shared and side is not None:  # the seat's first snapshot holds every message stored, lost events or not,
+        # and the block lists as stored (CI: a blocker's new socket on the other instance showed the blocked one's
+        # lines when that instance never got the block's event) — before the writer starts: it must come first
+        await service.chat_recheck(g, force=True, blocks=True)
     metrics.SOCKETS.inc()
     service.connect(g, side)
     g.log.info("socket open role=%s", side or "spectator")
