@@ -228,7 +228,9 @@ def test_bot_memory_is_rebuilt_after_a_restart(settings: Settings) -> None:
             snap = first if first["view"]["to_act"] == "south" else my_turn(ws, "south")
         assert snap["game"]["status"] == "play" and snap["game"]["version"] > version + 1
         g = client.app.state.service.get(game_id)
-        assert g.bot_seen["north"] == version + 1 and "north" in g.bots
+        # the rebuilt bot answered the move the first server left unanswered (and, after an attack, its own
+        # declaration too: then it acted on two versions), and the last version is South's to act on
+        assert version + 1 <= g.bot_seen["north"] < snap["game"]["version"] and "north" in g.bots
 
 
 def test_the_bots_courtesy_pause_never_costs_it_a_short_game(client) -> None:
