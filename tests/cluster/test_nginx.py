@@ -199,7 +199,9 @@ def test_an_instance_killed_holding_a_games_lock_costs_the_mover_under_a_second(
         charged = left_before - after["game"]["clocks"]["south_ms"]
         print(f"move re-sent after the kill: answered in {waited * 1000:.0f} ms, South's clock charged {charged} ms")
         assert after["game"]["clocks"]["running"] == "north"
-        assert 0 <= charged < 1000  # was ~10 s: the dead instance's lease, charged to the mover (now none of it)
+        # was ~10 s: the dead instance's lease, charged to the mover (now none of it). A clock read back from the
+        # database restarts from a whole wall-clock millisecond, so two readings may differ by 1 ms either way.
+        assert -2 <= charged < 1000
         # nor to the opponent: North's clock starts when the move is stored, not when it was received
         assert snap["game"]["clocks"]["north_ms"] - after["game"]["clocks"]["north_ms"] < 500
         assert b.at(1)["game"]["version"] == 1
