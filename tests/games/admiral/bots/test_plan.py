@@ -55,6 +55,8 @@ from dataclasses import replace  # noqa: E402
 
 from admiral.games.admiral.bots import bots as bots_module  # noqa: E402
 from admiral.games.admiral.bots.bots import (  # noqa: E402
+    AIR_HUNT,
+    AIR_REACH,
     BLAST_RISK,
     CONFIGS,
     PRESS,
@@ -146,6 +148,25 @@ def test_ahead_in_a_quiet_sea_level_five_presses() -> None:
     assert _Context(_bot(early), early, 2).press == 0.0
     behind = _view("VMBa1 VMBk1 KRf5 / VMBf14 VMBk15 Lf6 Lg9 Af12", quiet=160, north_left=True)
     assert _Context(_bot(behind), behind, 2).press == 0.0
+
+
+def test_pressing_level_five_brings_its_carrier_and_aircraft_to_the_bases() -> None:
+    """rules §10.3 and §6 (an air strike reaches 1–4 cells along a line), issue 22 (a quiet-sea draw while ahead with
+    only a carrier and its aircraft left to strike): while the press runs, the carrier and the aircraft pay
+    :data:`AIR_HUNT` a step beyond :data:`AIR_REACH` from the nearest base target, so stepping towards the deep
+    base candidates gains them that much; without the press they stay by the nearest enemy."""
+    v = _view("VMBa1 VMBk1 Ac3 Sc4 / VMBf14 VMBk15 Mf6", quiet=160, north_left=True)
+    ctx, calm = _Context(_bot(v), v, 30), _Context(_bot(v, press=False), v, 30)
+    assert ctx.press > 0 and calm.press == 0
+    own = v.own()
+    for kind, cell in ((K.A, "c3"), (K.S, "c4"), (K.A, "f10"), (K.S, "k12")):
+        c = parse_cell(cell)
+        extra = ctx.term(kind, c, own) - calm.term(kind, c, own)
+        assert extra == pytest.approx(-AIR_HUNT * max(0, ctx.base_dist[c] - AIR_REACH))
+    c3, d3 = parse_cell("c3"), parse_cell("d3")
+    assert ctx.base_dist[d3] == ctx.base_dist[c3] - 1 > AIR_REACH  # towards f14
+    assert ctx.move_delta(c3, d3) - calm.move_delta(c3, d3) == pytest.approx(AIR_HUNT)
+    assert ctx.term(K.L, c3, own) == calm.term(K.L, c3, own)  # rated ships: the endgame plan, as before
 
 
 def test_a_unit_does_not_walk_back_along_its_trail() -> None:

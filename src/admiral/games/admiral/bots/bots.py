@@ -202,7 +202,8 @@ class Config:
     ``bomb_guard``: the own units and bases inside the own bomb's blast square count at the risk that the enemy sets
     it off (rules §8), and a detonation must remove at least as much enemy worth as own in the sampled worlds;
     ``press``: ahead in material while the quiet-sea counter runs (rules §10.3), an attack that removes an enemy
-    unit earns up to :data:`PRESS` points; ``trail``: a unit stepping back to where it came from pays :data:`REPEAT`;
+    unit earns up to :data:`PRESS` points, and the carrier and its aircraft hunt the base targets (:data:`AIR_HUNT`);
+    ``trail``: a unit stepping back to where it came from pays :data:`REPEAT`;
     ``anytime``: after the two-ply search, fresh worlds keep refining the leading candidates until they part by
     :data:`SETTLED` points or the deadline nears."""
 
@@ -241,6 +242,10 @@ CONFIGS = {
 PRESS, PRESS_FROM = 40.0, 100
 #: Worth of material (own minus enemy, :data:`VALUE`, a base 40) from which a side counts as ahead.
 AHEAD = 8
+#: While level 5 presses (rules §10.3), its carrier and aircraft close in on the base targets too, to within an air
+#: strike's reach (rules §6: 1–4 cells along a line; one step less, the aircraft needs its carrier beside it):
+#: points per step farther (a quiet-sea draw while ahead had only a carrier and its aircraft left to strike with).
+AIR_HUNT, AIR_REACH = 0.5, 3
 #: Points a unit pays for stepping straight back to the cell its last move came from (half for an older cell of its
 #: trail of the last :data:`TRAIL` own moves).
 REPEAT, TRAIL = 1.5, 12
@@ -612,9 +617,13 @@ class _Context:
             t -= 0.15 * e
         elif k is A:
             t -= 0.2 * max(0, e - 3)
+            if self.press:
+                t -= AIR_HUNT * max(0, b - AIR_REACH)
         elif k is S:
             t += 1.5 if _near(own, c, A) else -1.5
             t -= 0.25 * max(0, e - 3)
+            if self.press:
+                t -= AIR_HUNT * max(0, b - AIR_REACH)
         elif k is T:
             t += 1.0 if _near(own, c, TK) else -0.5
             t -= 0.1 * e
