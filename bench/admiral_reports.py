@@ -1,0 +1,125 @@
+"""What happened around the bombs and in the quiet-sea draws of «Адмирал» bot games (issue 22): the tournament's
+figures say how often, this says where and why.
+
+Plays the games of ``admiral tournament`` (the same bots and seeds: game ``i`` of seed ``S``, level A South in even
+games) one at a time and prints, per game, its result and every atomic-bomb explosion (rules §8): whose bomb, set
+off how and by what from where, how long the bomb had stood on its cell and where it came from, and the units each
+side lost; for a quiet-sea draw (§10.3) also the final board (level A's units in capitals), what each side moved in
+the last 200 plies and the battle reports before them. ``--keep DIR`` pickles every game (``(Game, a_side)``) there.
+
+    nice -n 10 .venv/bin/python bench/admiral_reports.py --a 5 --b 4 --seed 1 --first 0 --games 8 --time-per-move 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import random
+import time
+from collections import Counter
+from pathlib import Path
+
+from admiral.games.admiral.bots.bots import make_bot
+from admiral.games.admiral.bots.tournament import game_metrics, play_game
+from admiral.games.admiral.rules import BattleReport, Game, Kind, Moved, Reason, Side
+from admiral.games.admiral.rules.board import HEIGHT, WIDTH, cell_name
+
+
+def board_text(game: Game, a_side: Side) -> str:
+    """The board, row 15 on top, one four-character column per cell: level A's kinds in capitals, B's in lower
+    case, ``.`` an empty cell."""
+    lines = []
+    for row in reversed(range(HEIGHT)):
+        cells = []
+        for col in range(WIDTH):
+            unit = game.state.board[col * HEIGHT + row]
+            if unit is None:
+                cells.append("   .")
+                continue
+            tag = unit.kind.name[:3]
+            cells.append((tag.upper() if unit.side is a_side else tag.lower()).rjust(4))
+        lines.append(f"{row + 1:3d}{''.join(cells)}")
+    lines.append("   " + "".join(f"{chr(ord('a') + col):>4}" for col in range(WIDTH)))
+    return "\n".join(lines)
+
+
+def explosions(game: Game, a_side: Side) -> list[str]:
+    """One line per atomic-bomb explosion of ``game`` (rules §8)."""
+    moves = [e for e in game.log if isinstance(e, Moved)]
+    out = []
+    for e in game.log:
+        if not isinstance(e, BattleReport) or (owner := e.bomb_owner) is None:
+            continue
+        own = [r.kind.name for r in e.removed if r.side is owner and r.kind is not Kind.AB]
+        enemy = [r.kind.name for r in e.removed if r.side is not owner]
+        steps = [m for m in moves if m.side is owner and m.kind is Kind.AB and m.ply < e.ply]
+        stood = f"{e.ply - steps[-1].ply} plies (from {cell_name(steps[-1].src)})" if steps else "since the setup"
+        att = e.attacker
+        came = [m for m in moves if m.side is att.side and m.dst == att.cell and m.ply <= e.ply]
+        src = f"from {cell_name(came[-1].src)} at ply {came[-1].ply}" if came else "from its setup cell"
+        out.append(
+            f"  {'A' if owner is a_side else 'B'}'s bomb on {cell_name(e.explosion)}, ply {e.ply}, {e.method} by "
+            f"{att.kind.name} on {cell_name(att.cell)} ({src}); the bomb had stood there {stood}; its side lost "
+            f"{own or 'nothing else'}, the other {enemy or 'nothing'}"
+        )
+    return out
+
+
+def quiet_story(game: Game, a_side: Side) -> list[str]:
+    """The final board and the last 200 plies of a quiet-sea draw (rules §10.3)."""
+    since = game.ply - 200
+    moved = [e for e in game.log if isinstance(e, Moved) and e.ply > since]
+    out = [board_text(game, a_side)]
+    for who, side in (("A", a_side), ("B", a_side.opponent)):
+        kinds = dict(Counter(e.kind.name for e in moved if e.side is side))
+        out.append(f"  {who} moved in the last 200 plies: {kinds}")
+    for e in game.log:
+        if isinstance(e, BattleReport) and e.ply > since - 100:
+            target = f"{e.target.kind.name} on {cell_name(e.target.cell)}" if e.target else "-"
+            who = "A" if e.side is a_side else "B"
+            removed = [r.kind.name for r in e.removed]
+            out.append(f"  ply {e.ply} {who} {e.method}: {e.attacker.kind.name} on {cell_name(e.attacker.cell)} → "
+                       f"{target}; removed {removed}")  # fmt: skip
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--a", type=int, default=5)
+    ap.add_argument("--b", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--first", type=int, default=0, help="the first game's number")
+    ap.add_argument("--games", type=int, default=4)
+    ap.add_argument("--time-per-move", type=int, default=300, help="ms")
+    ap.add_argument("--keep", type=Path, default=None, help="a directory for the pickled games")
+    args = ap.parse_args()
+    for i in range(args.first, args.first + args.games):
+        rng = random.Random(f"{args.seed}:{i}")  # as tournament.play_match_game
+        bot_a, bot_b = make_bot(args.a, rng.getrandbits(64)), make_bot(args.b, rng.getrandbits(64))
+        a_side = Side.SOUTH if i % 2 == 0 else Side.NORTH
+        south, north = (bot_a, bot_b) if a_side is Side.SOUTH else (bot_b, bot_a)
+        started = time.monotonic()
+        game, _times = play_game(south, north, seed=args.seed, time_per_move=args.time_per_move / 1000)
+        result = game.state.result
+        m = game_metrics(game)
+        if result is None:
+            outcome = "stopped (draw)"
+        else:
+            winner = "draw" if result.winner is None else ("A wins" if result.winner is a_side else "B wins")
+            outcome = f"{winner} by {result.reason.value}"
+        print(f"game {i}: A ({args.a}) {a_side.name.lower()}, {outcome} at ply {game.ply}, material A "
+              f"{m[a_side].material} B {m[a_side.opponent].material} ({time.monotonic() - started:.0f} s)")  # fmt: skip
+        for line in explosions(game, a_side):
+            print(line)
+        if result is not None and result.reason is Reason.QUIET_SEA:
+            for line in quiet_story(game, a_side):
+                print(line)
+        if args.keep is not None:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            with open(args.keep / f"game-{args.seed}-{i}.pickle", "wb") as f:
+                pickle.dump((game, a_side), f)
+        print(flush=True)
+
+
+if __name__ == "__main__":
+    main()
