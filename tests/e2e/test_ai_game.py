@@ -54,7 +54,7 @@ def test_play_against_level_1(browser, server_url, shots, page_errors):
 
         used: set[str] = set()
         for turn in range(4):
-            page.wait_for_function("() => window.admiral.view && window.admiral.view.to_act === 'south'")
+            page.wait_for_function("() => window.admiral?.view && window.admiral?.view.to_act === 'south'")
             v = version(page)
             move = forward_move(page, used)
             used.add(move.split("-")[1])
@@ -125,7 +125,7 @@ def test_the_default_ai_form_starts_level_1(browser, server_url, shots, page_err
         page.goto(server_url + "/")
         press(page, page.locator("#new-ai-game button[type=submit]"))
         page.wait_for_url(re.compile(r"/g/"))
-        page.wait_for_function("() => window.admiral && window.admiral.game")
+        page.wait_for_function("() => window.admiral && window.admiral?.game")
         assert (
             page.evaluate("window.admiral.game.players.north.bot || window.admiral.game.players.south.bot")["level"]
             == 1
@@ -136,7 +136,7 @@ def test_the_default_ai_form_starts_level_1(browser, server_url, shots, page_err
         press(page, page.locator("#pick-game label:has(input[value=battleship])"))
         press(page, page.locator("#new-ai-game button[type=submit]"))
         page.wait_for_url(re.compile(r"/g/"))
-        page.wait_for_function("() => window.admiral && window.admiral.game")
+        page.wait_for_function("() => window.admiral && window.admiral?.game")
         assert page.evaluate("window.admiral.game.settings.game") == "battleship"
         assert page_errors.errors == []
     finally:

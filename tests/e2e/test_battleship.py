@@ -125,7 +125,7 @@ def drag_two_ships(page, touch: bool) -> None:
     for r in "cdefg"[:size2]:
         assert "ship-v" in bs_cell(page, "setup", f"{r}10").get_attribute("class")
     # the server has the draft: no problem with these two (far apart)
-    page.wait_for_function("() => (window.admiral.recent || []).some((m) => m.startsWith('setup.state:'))")
+    page.wait_for_function("() => (window.admiral?.recent || []).some((m) => m.startsWith('setup.state:'))")
     assert page.locator(".bs-problems li").count() == 0
 
 
@@ -179,7 +179,7 @@ def play_out(pages, miss_first: bool = True, limit: int = 400) -> dict[str, int]
 
 def check_end(winner, loser, shots_dir, prefix: str) -> None:
     for p in (winner, loser):
-        p.wait_for_function("() => window.admiral.game.status === 'over'")
+        p.wait_for_function("() => window.admiral?.game.status === 'over'")
     assert winner.locator(".result-panel h2").inner_text() == "Победа!"
     assert loser.locator(".result-panel h2").inner_text() == "Поражение"
     assert "Ваш флот потоплен" in loser.locator(".result-panel .reason").inner_text()
@@ -395,7 +395,7 @@ def test_keyboard_shooting(browser, server_url, page_errors):
         wait_version(shooter, v + 1)
         assert shooter.evaluate("() => window.admiral.view.sides[window.admiral.game.seat].shots[0].cell") == focused
         # Hasbro: the turn passes; the other player fires with Space at Home (the row's first cell)
-        other.wait_for_function("() => window.admiral.view.to_act === window.admiral.game.seat")
+        other.wait_for_function("() => window.admiral?.view.to_act === window.admiral?.game.seat")
         other.locator(".bs-grid[data-grid=attack] .bs-cell[tabindex='0']").focus()
         other.keyboard.press("Control+Home")
         assert other.evaluate("() => document.activeElement.dataset.cell") == "a1"

@@ -290,7 +290,7 @@ def test_friend_game_on_each_board(browser, server_url, out, page_errors, board,
         used = play([a, b], out, board)
         assert used >= {f"{side}:{k}" for side in ("south", "north") for k in WANTED}, used
         for p in (a, b):
-            p.wait_for_function("() => window.admiral.game.status === 'over'")
+            p.wait_for_function("() => window.admiral?.game.status === 'over'")
             assert re.fullmatch(r"[0-9a-f]{64}", p.locator(".chance-seed").inner_text())  # the seed at the end (D13)
             log = p.locator(".bs-log").inner_text()
             assert "Сонар 3×3" in log and "Авиаудар" in log and "Манёвр катера" in log  # both sides' uses named
@@ -650,7 +650,7 @@ def test_a_seeded_commander_uses_its_ultimate(browser, server_url, server_databa
         assert view(a)["abilities"][-1]["why"] == "used"
         finish(a, b)
         for p in (a, b):
-            p.wait_for_function("() => window.admiral.game.status === 'over'")
+            p.wait_for_function("() => window.admiral?.game.status === 'over'")
         a.screenshot(path=str(out / f"{prefix}-end.png"), full_page=True)
     finally:
         for c in contexts:

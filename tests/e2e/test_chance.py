@@ -26,7 +26,7 @@ def test_the_commitment_shows_from_the_start_and_the_replay_checks_the_draws(bro
         assert a.locator(".chance-line .chance-seed").count() == 0  # never before the end
         play_out([a, b])
         for p in (a, b):
-            p.wait_for_function("() => window.admiral.game.status === 'over'")
+            p.wait_for_function("() => window.admiral?.game.status === 'over'")
         seed = b.locator(".chance-line .chance-seed").inner_text()
         assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
         press(b, b.get_by_role("button", name="Смотреть запись"))

@@ -62,7 +62,7 @@ def test_two_players_chat_block_and_a_spectator_sees_none(browser, server_url, c
         for p in (a, b):
             set_up(p)
         for p in (a, b):
-            p.wait_for_function("() => window.admiral?.game?.status === 'play' && window.admiral.view")
+            p.wait_for_function("() => window.admiral?.game?.status === 'play' && window.admiral?.view")
             p.locator(".chat").wait_for()
         phone = size == "phone"
         assert (a.locator(".chat .chat-toggle").get_attribute("aria-expanded") == "false") == phone

@@ -147,7 +147,7 @@ def test_phone_setup_by_tapping_and_a_note_follows_its_marker(browser, server_ur
         _fits(south, card)
         south.screenshot(path=shots / "comfort-report-note-phone.png")
         press(south, note_btn)
-        south.wait_for_function("() => window.admiral.notes && window.admiral.notes.c9 === 'KR'")
+        south.wait_for_function("() => window.admiral?.notes && window.admiral?.notes.c9 === 'KR'")
         press(south, card.get_by_role("button", name="Закрыть карточку боя"))
         badge = cell(south, "c9").locator(".note-badge")
         assert badge.inner_text() == "КР"
@@ -160,13 +160,13 @@ def test_phone_setup_by_tapping_and_a_note_follows_its_marker(browser, server_ur
         _fits(south, notes)
         south.screenshot(path=shots / "comfort-note-dialog-phone.png")
         press(south, notes.get_by_role("button", name=re.compile("сильный")))
-        south.wait_for_function("() => window.admiral.notes.d9 === 'strong'")
+        south.wait_for_function("() => window.admiral?.notes.d9 === 'strong'")
 
         # North moves the noted cruiser: the note goes along with the marker on South's board.
         north.get_by_role("button", name="Закрыть карточку боя").click()
         play(north, "c9-c10")
         wait_version(south, version(north))
-        south.wait_for_function("() => window.admiral.notes.c10 === 'KR' && !('c9' in window.admiral.notes)")
+        south.wait_for_function("() => window.admiral?.notes.c10 === 'KR' && !('c9' in window.admiral?.notes)")
         assert cell(south, "c10").locator(".note-badge").inner_text() == "КР"
         assert cell(south, "c9").locator(".note-badge").count() == 0
         assert cell(south, "d9").locator(".note-badge").inner_text() == "+"
@@ -219,7 +219,7 @@ def _forward_step(page) -> tuple[str, str]:
 
 def _keyboard_move(page) -> tuple[str, str]:
     """One forward step played with the keyboard only: cursor to the unit, Enter, ArrowUp, Enter."""
-    page.wait_for_function("() => window.admiral.view && window.admiral.view.to_act === 'south'")
+    page.wait_for_function("() => window.admiral?.view && window.admiral?.view.to_act === 'south'")
     src, dst = _forward_step(page)
     v = version(page)
     _cursor_to(page, src)
@@ -241,7 +241,7 @@ def test_keyboard_play_and_a_remembered_mute(browser, server_url, shots, page_er
         page = page_errors(ctx.new_page(), "keyboard")
         page.set_default_timeout(TIMEOUT_MS)
         start_ai_game(page, server_url, time_control="none")
-        page.wait_for_function("() => window.admiral.view && window.admiral.view.to_act === 'south'")
+        page.wait_for_function("() => window.admiral?.view && window.admiral?.view.to_act === 'south'")
         assert page.locator(".play-board[role=grid] [role=row] [role=gridcell]").count() == 210
 
         # Tab from the top of the page reaches the board: one tab stop, the cursor on a cell
@@ -294,7 +294,7 @@ def test_keyboard_play_and_a_remembered_mute(browser, server_url, shots, page_er
         assert moved_from not in units and units[moved_to] is not None
         assert "ваш объект" in cell(page, moved_to).get_attribute("aria-label")
         # the bot answers; the moves were heard
-        page.wait_for_function("() => window.admiral.view.to_act === 'south' && window.admiral.game.version >= 2")
+        page.wait_for_function("() => window.admiral?.view.to_act === 'south' && window.admiral?.game.version >= 2")
         assert "move" in page.evaluate("window.admiral.sounds")
         assert page.evaluate(UNNAMED_JS) == []
 
@@ -312,7 +312,7 @@ def test_keyboard_play_and_a_remembered_mute(browser, server_url, shots, page_er
         page.locator(".play-board .cell[tabindex='0']").focus()
         v = version(page)
         _keyboard_move(page)
-        page.wait_for_function("v => window.admiral.game.version >= v + 2", arg=v)
+        page.wait_for_function("v => window.admiral?.game.version >= v + 2", arg=v)
         assert page.evaluate("window.admiral.sounds") == []
         mute.click()
         assert mute.get_attribute("aria-pressed") == "false"
@@ -331,7 +331,7 @@ def test_low_time_warning_sounds_once_per_turn(browser, server_url, page_errors)
         page = page_errors(ctx.new_page(), "low-time")
         page.set_default_timeout(TIMEOUT_MS)
         start_ai_game(page, server_url, base_ms=11_500, increment_ms=0)
-        page.wait_for_function("() => window.admiral.sounds.includes('lowtime')", timeout=8_000)
+        page.wait_for_function("() => window.admiral?.sounds.includes('lowtime')", timeout=8_000)
         page.wait_for_timeout(2_500)  # still South's turn, still under 10 s: no second warning
         assert page.evaluate("window.admiral.game.status") == "play"
         assert page.evaluate("window.admiral.sounds.filter(s => s === 'lowtime').length") == 1
@@ -378,7 +378,7 @@ def test_every_main_page_at_desktop_and_phone_size(browser, server_url, shots, p
             page.wait_for_function("() => !document.querySelector('.ready-row .btn').disabled")
             page.get_by_role("button", name="Готов").click()
             page.wait_for_selector(".play-board")
-            page.wait_for_function("() => window.admiral.view && window.admiral.view.to_act === 'north'")
+            page.wait_for_function("() => window.admiral?.view && window.admiral?.view.to_act === 'north'")
             board = page.locator(".play-board").bounding_box()
             assert board["width"] <= width
             _check_page(page, out / f"play-{size}.png", width)

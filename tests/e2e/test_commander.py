@@ -23,7 +23,7 @@ def test_guest_points_survive_registration_and_a_second_device(browser, server_u
         page.set_default_timeout(TIMEOUT_MS)
         start_ai_game(page, server_url, base_ms=6000, increment_ms=0)
         for _ in range(2):
-            page.wait_for_function("() => window.admiral.view && window.admiral.view.to_act === 'south'")
+            page.wait_for_function("() => window.admiral?.view && window.admiral?.view.to_act === 'south'")
             play(page, next(a["notation"] for a in legal(page) if a["type"] == "move"))
         page.locator(".result-panel .credit-points").wait_for(timeout=20_000)
         text = page.locator(".result-panel").inner_text()

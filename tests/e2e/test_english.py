@@ -42,7 +42,7 @@ def start_vs_ai(page, shots, name: str) -> None:
     press(page, page.get_by_role("button", name="Ready", exact=True))
     page.wait_for_selector(".play-board")
     wait_version(page, 0)
-    page.wait_for_function("() => window.admiral.view && window.admiral.view.to_act === 'south'")
+    page.wait_for_function("() => window.admiral?.view && window.admiral?.view.to_act === 'south'")
 
 
 def move_forward(page) -> None:

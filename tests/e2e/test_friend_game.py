@@ -231,7 +231,7 @@ def test_friend_game_through_invite(browser, server_url, shots, page_errors):
         record = south.get_by_role("link", name="Скачать запись (JSON)")
         assert record.get_attribute("href").endswith("/record.json")
         # after the end both fleets are open
-        south.wait_for_function("() => window.admiral.view && window.admiral.view.units.every(u => u.kind)")
+        south.wait_for_function("() => window.admiral?.view && window.admiral?.view.units.every(u => u.kind)")
         south.screenshot(path=shots / "13-result.png")
         north.screenshot(path=shots / "14-result-phone.png", full_page=True)
 

@@ -115,12 +115,12 @@ def test_phone_battleship_game_in_my_games_and_its_replay(browser, server_url, h
         page.wait_for_selector(".bs-setup")
         auto(page)
         ready(page)
-        page.wait_for_function("() => window.admiral.game.status === 'play'")
+        page.wait_for_function("() => window.admiral?.game.status === 'play'")
         # a few shots by taps on our turn, then the resignation
         for _ in range(3):
-            page.wait_for_function("() => window.admiral.view.to_act === window.admiral.game.seat")
+            page.wait_for_function("() => window.admiral?.view.to_act === window.admiral?.game.seat")
             fire(page, page.evaluate("() => window.admiral.view.legal[0].cell"))
-        page.wait_for_function("() => window.admiral.view.to_act === window.admiral.game.seat")
+        page.wait_for_function("() => window.admiral?.view.to_act === window.admiral?.game.seat")
         plies = version(page) + 1  # the resignation is the record's last action
         resign(page)
         open_my_games(page)

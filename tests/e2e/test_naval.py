@@ -155,7 +155,7 @@ def start_friend_game(browser, server_url, size, page_errors):
     join(north, link)
     for p in (south, north):
         p.wait_for_selector(".nv-layout .nv-map .nv-ship")
-        p.wait_for_function("() => window.admiral.game.status === 'play'")
+        p.wait_for_function("() => window.admiral?.game.status === 'play'")
     assert seat(south) == "south" and seat(north) == "north"
     return contexts, south, north
 
@@ -181,7 +181,7 @@ def check_own_coast_at_the_bottom(south, north) -> None:
 def resign_and_check(loser, winner, shots: Path, prefix: str) -> None:
     press(loser, loser.get_by_role("button", name="Сдаться"))
     for p in (loser, winner):
-        p.wait_for_function("() => window.admiral.game.status === 'over'")
+        p.wait_for_function("() => window.admiral?.game.status === 'over'")
         p.locator(".result-panel:not([hidden])").wait_for()
     assert loser.locator(".result-panel h2").inner_text() == "Поражение"
     assert winner.locator(".result-panel h2").inner_text() == "Победа!"
@@ -222,7 +222,7 @@ def check_log_survives_reload(browser, south, north, page_errors, shots: Path) -
     assert before == log_lines(north)
     south.reload()
     south.wait_for_selector(".nv-layout .nv-map .nv-ship")
-    south.wait_for_function("() => window.admiral.view && window.admiral.view.ply > 0")
+    south.wait_for_function("() => window.admiral?.view && window.admiral?.view.ply > 0")
     assert log_lines(south) == before
     assert last_mark(south) == mark
     # the old roll is shown still, not rolled again
@@ -413,12 +413,12 @@ def test_ai_game(browser, server_url, nv_shots, page_errors, level, turns, size)
             )
             if page.evaluate("() => window.admiral.game.status") != "play":
                 break
-        page.wait_for_function("() => window.admiral.view.ply >= 2")
+        page.wait_for_function("() => window.admiral?.view.ply >= 2")
         assert page.locator(".nv-log li:not(.empty)").count() >= 2
         page.screenshot(path=nv_shots / f"ai{level}-play.png", full_page=True)
         if page.evaluate("() => window.admiral.game.status") == "play":
             press(page, page.get_by_role("button", name="Сдаться"))
-        page.wait_for_function("() => window.admiral.game.status === 'over'")
+        page.wait_for_function("() => window.admiral?.game.status === 'over'")
         page.locator(".result-panel:not([hidden])").wait_for()
         page.screenshot(path=nv_shots / f"ai{level}-result.png", full_page=True)
     finally:
@@ -652,10 +652,10 @@ def test_phone_friend_game_to_the_quiet_sea(browser, server_url, nv_shots, page_
                     assert f"ещё {200 - view['ply']} — и ничья" in note.inner_text()
             page = players[view["to_act"]]
             order(page, steady(page.evaluate("() => window.admiral.view"), view["to_act"]), press=hit)
-            south.wait_for_function("v => window.admiral.game.version >= v", arg=version(page))
+            south.wait_for_function("v => window.admiral?.game.version >= v", arg=version(page))
         seconds = time.monotonic() - started
         for page in (south, north):
-            page.wait_for_function("() => window.admiral.game.status === 'over'")
+            page.wait_for_function("() => window.admiral?.game.status === 'over'")
         result = check_the_end(south, nv_shots, "friend-phone-south")
         assert result == {"winner": None, "reason": "quiet"}, result
         assert quiet_notes == {100, 150}

@@ -69,10 +69,10 @@ def test_notifications_only_when_hidden(browser, server_url, notify_shots, page_
         press(b, b.get_by_role("button", name="Принять приглашение"))
         a.goto(server_url + made["url"])
         for p in (a, b):
-            p.wait_for_function("() => window.admiral.game && window.admiral.game.status === 'setup'")
+            p.wait_for_function("() => window.admiral?.game && window.admiral?.game.status === 'setup'")
             set_up(p)
         for p in (a, b):
-            p.wait_for_function("() => window.admiral.game.status === 'play' && window.admiral.view")
+            p.wait_for_function("() => window.admiral?.game.status === 'play' && window.admiral?.view")
         # the correspondence clock: days and hours
         a.wait_for_function("() => [...document.querySelectorAll('.clock')].some((c) => c.textContent === '2 дн 23 ч')")
         assert "3 дн 0 ч" in [c.inner_text() for c in a.locator(".clock").all()]
@@ -189,7 +189,7 @@ def test_the_form_makes_a_correspondence_game(browser, server_url, notify_shots,
         page.screenshot(path=notify_shots / f"form-{size}.png")
         press(page, form.get_by_role("button", name="Создать партию"))
         page.wait_for_url("**/g/*")
-        page.wait_for_function("() => window.admiral.game && window.admiral.game.settings.days_per_move === 7")
+        page.wait_for_function("() => window.admiral?.game && window.admiral?.game.settings.days_per_move === 7")
         assert page.evaluate("() => window.admiral.game.settings.base_ms") == 7 * 86_400_000
         assert page_errors.errors == []
     finally:

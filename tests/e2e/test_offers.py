@@ -107,7 +107,7 @@ def move_once(page, other) -> None:
         press(page, page.locator(f".bs-grid[data-grid=attack] .bs-cell[data-cell='{cell}']"))
     else:
         play(page, next(a["notation"] for a in legal if a["type"] == "move"))
-    page.wait_for_function("v => window.admiral.game.version > v", arg=version)
+    page.wait_for_function("v => window.admiral?.game.version > v", arg=version)
 
 
 def in_window(page, locator) -> bool:
@@ -137,10 +137,10 @@ def test_names_tab_draw_and_rematch_offers(browser, server_url, offer_shots, pag
         press(b, b.get_by_role("button", name="Принять приглашение"))
         a.goto(server_url + made["url"])
         for p in (a, b):
-            p.wait_for_function("() => window.admiral.game && window.admiral.game.status === 'setup'")
+            p.wait_for_function("() => window.admiral?.game && window.admiral?.game.status === 'setup'")
             set_up(p)
         for p in (a, b):
-            p.wait_for_function("() => window.admiral.game.status === 'play' && window.admiral.view")
+            p.wait_for_function("() => window.admiral?.game.status === 'play' && window.admiral?.view")
             p.locator(".player-bar .pb-name").first.wait_for()
 
         # 8. Names: «Nickname (вы)», then «rank · rating» as the lobby orders them (core/names.js; a rating «?»
@@ -259,9 +259,9 @@ def test_the_bot_is_named_and_accepts_a_rematch_at_once(browser, server_url, off
         page.goto(server_url + "/")
         made = create(page, server_url, opponent="ai", ai_level=1, side="south", **GAMES[game])
         page.goto(server_url + made["url"])
-        page.wait_for_function("() => window.admiral.game && window.admiral.game.status === 'setup'")
+        page.wait_for_function("() => window.admiral?.game && window.admiral?.game.status === 'setup'")
         set_up(page)
-        page.wait_for_function("() => window.admiral.game.status === 'play' && window.admiral.view")
+        page.wait_for_function("() => window.admiral?.game.status === 'play' && window.admiral?.view")
         assert page.locator(".player-bar.enemy .pb-name").inner_text() == "ИИ — Юнга"
         assert page.locator(".player-bar.own .pb-name").inner_text() == "Гость (вы)"
         page.evaluate("() => window.scrollTo(0, 0)")

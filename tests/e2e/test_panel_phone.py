@@ -40,7 +40,7 @@ def test_no_empty_panel_under_the_battle_log(browser, server_url, shots, page_er
         game_id = start_game(*seats, GAMES[game], rated=False)
         watcher.goto(f"{server_url}/g/{game_id}")
         watcher.locator(".log-box").wait_for()
-        watcher.wait_for_function("() => window.admiral.game && window.admiral.game.status === 'play'")
+        watcher.wait_for_function("() => window.admiral?.game && window.admiral?.game.status === 'play'")
         watcher.screenshot(path=out / f"phone-{game}-spectator-play.png", full_page=True)
         gap = watcher.evaluate(_GAP)
         assert gap <= 2, f"{game}, spectator: {gap:.0f} px of empty panel under the log"

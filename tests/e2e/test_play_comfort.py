@@ -268,7 +268,7 @@ def test_play_comfort_laptop_against_phone(browser, server_url, shots, page_erro
             assert "12. [В9+Г9]" in last and "✕ КР" in last, last
 
         # The next action dismisses the card: North's first tap on its own cruiser selects it.
-        north.wait_for_function("() => window.admiral.view.to_act === 'north'")
+        north.wait_for_function("() => window.admiral?.view.to_act === 'north'")
         press(north, cell(north, "c9"))
         assert "selected" in cell(north, "c9").get_attribute("class")
         assert strip.is_hidden()

@@ -98,7 +98,7 @@ def test_unit_links_on_setup_and_board_open_their_section(browser, server_url, s
         page.wait_for_function("() => !document.querySelector('.ready-row .btn').disabled")
         page.get_by_role("button", name="Готов").click()
         page.wait_for_selector(".play-board")
-        page.wait_for_function("() => window.admiral.view && window.admiral.view.to_act === 'south'")
+        page.wait_for_function("() => window.admiral?.view && window.admiral?.view.to_act === 'south'")
         src = steps(page)[0][0]
         kind = page.evaluate(f"window.admiral.view.units.find(u => u.cell === '{src}' && u.side === 'south').kind")
         cell = page.locator(f".play-board .cell[data-cell='{src}']")

@@ -14,7 +14,7 @@ DEVICES = {"desktop": DESKTOP, "phone": PHONE}
 
 def wait_step(page, n: int) -> None:
     """Wait until the lesson is at step ``n`` with every view of the last step shown."""
-    page.wait_for_function("n => window.admiral.step === n && !window.admiral.busy", arg=n, timeout=TIMEOUT_MS)
+    page.wait_for_function("n => window.admiral?.step === n && !window.admiral?.busy", arg=n, timeout=TIMEOUT_MS)
 
 
 def close_card(page) -> None:

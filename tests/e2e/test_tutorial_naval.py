@@ -24,7 +24,7 @@ def tshots() -> Path:
 
 def wait_step(page, n: int) -> None:
     """Wait until the lesson is at step ``n`` with every view of the last step shown."""
-    page.wait_for_function("n => window.admiral.step === n && !window.admiral.busy", arg=n, timeout=TIMEOUT_MS)
+    page.wait_for_function("n => window.admiral?.step === n && !window.admiral?.busy", arg=n, timeout=TIMEOUT_MS)
 
 
 def no_sideways_scroll(page) -> None:

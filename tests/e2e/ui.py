@@ -24,7 +24,7 @@ def version(page) -> int:
 
 
 def wait_version(page, v: int) -> None:
-    page.wait_for_function("v => window.admiral.game && window.admiral.game.version >= v", arg=v, timeout=TIMEOUT_MS)
+    page.wait_for_function("v => window.admiral?.game && window.admiral?.game.version >= v", arg=v, timeout=TIMEOUT_MS)
 
 
 def legal(page) -> list[dict]:
