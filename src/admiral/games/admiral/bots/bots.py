@@ -244,7 +244,7 @@ PRESS, PRESS_FROM = 40.0, 100
 AHEAD = 8
 #: While level 5 presses (rules §10.3), its carrier and aircraft close in on the base targets too, to within an air
 #: strike's reach (rules §6: 1–4 cells along a line; one step less, the aircraft needs its carrier beside it):
-#: points per step farther (a quiet-sea draw while ahead had only a carrier and its aircraft left to strike with).
+#: points per step farther (a quiet-sea draw while ahead ended with, by its count, only those two to strike with).
 AIR_HUNT, AIR_REACH = 0.5, 3
 #: Points a unit pays for stepping straight back to the cell its last move came from (half for an older cell of its
 #: trail of the last :data:`TRAIL` own moves).
