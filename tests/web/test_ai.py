@@ -217,9 +217,14 @@ def test_bot_memory_is_rebuilt_after_a_restart(settings: Settings) -> None:
             snap = ready(ws)
             snap = play_turns(ws, snap, 6)
             client.app.state.service.options.bot_delay_ms = 60_000
-            version = snap["game"]["version"]
-            ws.send_json({"type": "action", "ply": version, "action": pick_action(snap["view"]["legal"], "south")})
-            snapshot(ws, version=version + 1)
+            # South acts until the bot must answer: a declaration answering the bot's attack leaves South to
+            # move next (CI finding: the test restarted with South, not the bot, to act)
+            while True:
+                version = snap["game"]["version"]
+                ws.send_json({"type": "action", "ply": version, "action": pick_action(snap["view"]["legal"], "south")})
+                snap = snapshot(ws, version=version + 1)
+                if snap["view"]["to_act"] != "south":
+                    break
         token = b.token
     with running(settings) as client:
         b = Browser(client, token)
