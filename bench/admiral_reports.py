@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import argparse
 import pickle
-import random
 import time
 from collections import Counter
 from pathlib import Path
 
-from admiral.games.admiral.bots.bots import make_bot
-from admiral.games.admiral.bots.tournament import game_metrics, play_game
+from admiral.games.admiral.bots.tournament import game_metrics, match_bots, play_game
 from admiral.games.admiral.rules import BattleReport, Game, Kind, Moved, Reason, Side
 from admiral.games.admiral.rules.board import HEIGHT, WIDTH, cell_name
 
@@ -94,10 +92,7 @@ def main() -> None:
     ap.add_argument("--keep", type=Path, default=None, help="a directory for the pickled games")
     args = ap.parse_args()
     for i in range(args.first, args.first + args.games):
-        rng = random.Random(f"{args.seed}:{i}")  # as tournament.play_match_game
-        bot_a, bot_b = make_bot(args.a, rng.getrandbits(64)), make_bot(args.b, rng.getrandbits(64))
-        a_side = Side.SOUTH if i % 2 == 0 else Side.NORTH
-        south, north = (bot_a, bot_b) if a_side is Side.SOUTH else (bot_b, bot_a)
+        south, north, a_side = match_bots(args.a, args.b, args.seed, i)  # the tournament's game i
         started = time.monotonic()
         game, _times = play_game(south, north, seed=args.seed, time_per_move=args.time_per_move / 1000)
         result = game.state.result

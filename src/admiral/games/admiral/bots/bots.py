@@ -242,9 +242,9 @@ CONFIGS = {
 PRESS, PRESS_FROM = 40.0, 100
 #: Worth of material (own minus enemy, :data:`VALUE`, a base 40) from which a side counts as ahead.
 AHEAD = 8
-#: While level 5 presses (rules §10.3), its carrier and aircraft close in on the base targets too, to within an air
-#: strike's reach (rules §6: 1–4 cells along a line; one step less, the aircraft needs its carrier beside it):
-#: points per step farther (a quiet-sea draw while ahead ended with, by its count, only those two to strike with).
+#: While level 5 presses (rules §10.3), its carrier and aircraft close in on the base targets too: points per step
+#: beyond :data:`AIR_REACH` steps along rows and columns from the nearest one (an air strike reaches 1–4 cells along a
+#: line, rules §6). A quiet-sea draw while ahead ended with, by its count, only those two to strike with.
 AIR_HUNT, AIR_REACH = 0.5, 3
 #: Points a unit pays for stepping straight back to the cell its last move came from (half for an older cell of its
 #: trail of the last :data:`TRAIL` own moves).
@@ -617,13 +617,9 @@ class _Context:
             t -= 0.15 * e
         elif k is A:
             t -= 0.2 * max(0, e - 3)
-            if self.press:
-                t -= AIR_HUNT * max(0, b - AIR_REACH)
         elif k is S:
             t += 1.5 if _near(own, c, A) else -1.5
             t -= 0.25 * max(0, e - 3)
-            if self.press:
-                t -= AIR_HUNT * max(0, b - AIR_REACH)
         elif k is T:
             t += 1.0 if _near(own, c, TK) else -0.5
             t -= 0.1 * e
@@ -631,6 +627,8 @@ class _Context:
             t += 0.3 if _near(own, c, ES) else 0.0
         elif k is AB and self.cfg.bomb:
             t -= 0.15 * e
+        if self.press and (k is A or k is S):
+            t -= AIR_HUNT * max(0, b - AIR_REACH)
         t -= 0.6 * self.scarce * danger
         if k in PLUGS and c in self.plugs:
             t += 2.0

@@ -28,7 +28,8 @@ from ..rules import BattleReport, Game, IllegalAction, Kind, Moved, Reason, Resi
 from .bots import LEVELS, WORTH, Bot, make_bot
 
 __all__ = [
-    "GameSummary", "SideMetrics", "TournamentResult", "WORTH", "game_metrics", "play_game", "play_match_game",
+    "GameSummary", "SideMetrics", "TournamentResult", "WORTH", "game_metrics", "match_bots", "play_game",
+    "play_match_game",
     "run_tournament", "tournament",
 ]  # fmt: skip
 
@@ -211,14 +212,20 @@ class TournamentResult:
         return (ts[len(ts) // 2], ts[min(len(ts) - 1, int(len(ts) * 0.95))], ts[-1])
 
 
-def play_match_game(a: int, b: int, seed: int, i: int, time_per_move: float, max_plies: int = MAX_PLIES) -> GameSummary:
-    """Game ``i`` of a match of level ``a`` against level ``b``: bots seeded from ``(seed, i)``, A South
-    when ``i`` is even. The same arguments give the same game in any process (bots are deterministic
-    given their rngs, up to the safety cut of ``time_per_move``)."""
+def match_bots(a: int, b: int, seed: int, i: int) -> tuple[Bot, Bot, Side]:
+    """The bots of game ``i`` of a match of level ``a`` against level ``b``: ``(south, north, bot A's side)``,
+    seeded from ``(seed, i)``, A South when ``i`` is even."""
     rng = random.Random(f"{seed}:{i}")
     bot_a, bot_b = make_bot(a, rng.getrandbits(64)), make_bot(b, rng.getrandbits(64))
     a_side = Side.SOUTH if i % 2 == 0 else Side.NORTH
     south, north = (bot_a, bot_b) if a_side is Side.SOUTH else (bot_b, bot_a)
+    return south, north, a_side
+
+
+def play_match_game(a: int, b: int, seed: int, i: int, time_per_move: float, max_plies: int = MAX_PLIES) -> GameSummary:
+    """Game ``i`` of a match of level ``a`` against level ``b`` (:func:`match_bots`). The same arguments give the
+    same game in any process (bots are deterministic given their rngs, up to the safety cut of ``time_per_move``)."""
+    south, north, a_side = match_bots(a, b, seed, i)
     game, times = play_game(south, north, seed=seed, time_per_move=time_per_move, max_plies=max_plies)
     result = game.state.result
     if result is None or result.winner is None:
