@@ -371,3 +371,23 @@ def test_every_page_links_to_the_rules_in_its_topbar(browsers) -> None:
         header = parse(r.text).find("header", cls="topbar")
         links = [a for a in header.find_all("a") if a.attrs.get("href") == "/rules"]
         assert len(links) == 1 and links[0].text() == "Правила", url
+
+
+def test_each_game_brings_its_rules_page_through_the_house_route(client) -> None:
+    """The house serves ``/rules/<key>`` for a game with the capability ``rules_page`` (the generic route names no
+    game); the default game's page is ``/rules``, where ``/rules/admiral`` sends; 404 for an unknown game or one
+    without a page."""
+    from admiral.games import GAMES, RulesPage
+
+    with_page = sorted(k for k, r in GAMES.items() if "rules_page" in r.info.capabilities)
+    assert with_page == ["admiral", "naval"]
+    assert all(isinstance(GAMES[k], RulesPage) for k in with_page)
+    moved = client.get("/rules/admiral", follow_redirects=False)
+    assert moved.status_code == 301 and moved.headers["location"] == "/rules"
+    naval = client.get("/rules/naval")
+    assert naval.status_code == 200 and 'data-diagram="guns"' in naval.text
+    assert "grace_s" not in naval.text and "unit-AB" not in naval.text
+    missing = client.get("/rules/nosuchgame")
+    assert missing.status_code == 404 and "Такой игры на сайте нет." in missing.text
+    battleship = client.get("/rules/battleship")
+    assert battleship.status_code == 404 and "Страница не найдена." in battleship.text

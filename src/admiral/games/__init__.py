@@ -34,13 +34,14 @@ from .protocol import (
     Progression,
     RuleError,
     Ruleset,
+    RulesPage,
     StartSettings,
 )
 
 __all__ = [
     "DEFAULT_GAME", "GAMES", "OUTCOMES", "SIDES", "Applied", "AutoReply", "Credit", "GameInfo", "LessonPlan",
-    "LessonRun", "Lessons", "MarkerNotes", "Option", "Progression", "RuleError", "Ruleset", "StartSettings",
-    "UnknownGame", "progression_games", "ruleset", "tutorial_games",
+    "LessonRun", "Lessons", "MarkerNotes", "Option", "Progression", "RuleError", "Ruleset", "RulesPage",
+    "StartSettings", "UnknownGame", "progression_games", "ruleset", "tutorial_games",
 ]  # fmt: skip
 
 

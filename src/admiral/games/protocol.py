@@ -26,8 +26,8 @@ from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
     "OUTCOMES", "SIDES", "Applied", "AutoReply", "Credit", "GameInfo", "LessonPlan", "LessonReply", "LessonRun",
-    "LessonStep", "Lessons", "MarkerNotes", "Option", "Progression", "RuleError", "Ruleset", "StartSettings",
-    "info_manifest",
+    "LessonStep", "Lessons", "MarkerNotes", "Option", "Progression", "RuleError", "Ruleset", "RulesPage",
+    "StartSettings", "info_manifest",
 ]  # fmt: skip
 
 #: The seat labels of every two-seat game of the house.
@@ -100,6 +100,7 @@ class GameInfo:
     :class:`MarkerNotes`, ``"auto_reply"`` → :class:`AutoReply`, ``"progression"`` → :class:`Progression`: its
     finished games are credited to the commanders from :meth:`Ruleset.game_stats`; ``"start_settings"`` →
     :class:`StartSettings`; ``"tutorial"`` → :class:`Lessons`: the game brings lessons of «Обучение»;
+    ``"rules_page"`` → :class:`RulesPage`: the game brings its full rules page (at ``rules_page``);
     ``"fixed_start"``: the rules fix the start, nothing is arranged — every seat is ready with
     :meth:`Ruleset.auto_setup` from the creation and play begins once both seats are held); ``board``: the
     geometry the client draws (JSON-ready: ``{"width", "height", …}``, the game's manifest holds the rest);
@@ -107,15 +108,15 @@ class GameInfo:
     ``"seed"`` in its settings.
 
     What the pages say of the game (Russian, ``N_``-marked): ``blurb``, one line under its name in the home page's
-    picker; ``brief``, the home page's short rules; ``invite``, the invite page's line (``%(room)s``: the room
-    options chosen); ``level_notes``: a line per AI level; ``tutorial``: the URL of its lessons (``None``: none
-    yet) and ``tutorial_note`` what they teach; ``rules_page``: the URL of its full rules page (``None``: the
-    home page's brief is all); ``side_choice``: whether the creator chooses a side (the sides
-    differ: who moves first, which shore); ``messages``: the text a player is shown for each of the rules' refusal
-    codes (:attr:`RuleError.code`; codes every game shares have the house's text); ``end_reasons``: each reason
-    code :meth:`Ruleset.result` may give (``games.result_reason``) → a short neutral phrase for lists such as the
-    history of finished games (PROGRESSION.md §4: «сдача», «время вышло»; it names no side, the list shows whose
-    result it is); a code missing here is shown as it is.
+    picker; ``brief``, the home page's short rules; ``invite``, the invite page's line (``%(room)s``: the room options
+    chosen); ``level_notes``: a line per AI level; ``tutorial``: the URL of its lessons (``None``: none yet) and
+    ``tutorial_note`` what they teach; ``rules_page``: the URL of its full rules page (``None``: the home page's brief
+    is all; the house serves ``/rules/<key>``, and ``/rules`` for the default game); ``side_choice``: whether the
+    creator chooses a side (the sides differ: who moves first, which shore); ``messages``: the text a player is shown
+    for each of the rules' refusal codes (:attr:`RuleError.code`; codes every game shares have the house's text);
+    ``end_reasons``: each reason code :meth:`Ruleset.result` may give (``games.result_reason``) → a short neutral phrase
+    for lists such as the history of finished games (PROGRESSION.md §4: «сдача», «время вышло»; it names no side, the
+    list shows whose result it is); a code missing here is shown as it is.
 
     ``pairing``: the time controls (names of ``admiral.service.lobby.TIME_CONTROLS``) the home page offers a
     quick-pairing button for (issue 19), the most popular ones for this game; empty: no quick pairing.
@@ -451,3 +452,15 @@ class Lessons(Protocol):
 
     def lesson(self, slug: str, step: int) -> LessonRun:
         """Lesson ``slug`` played up to ``step`` (0 ≤ step ≤ its steps). :raises KeyError: for a slug it has not."""
+
+
+@runtime_checkable
+class RulesPage(Protocol):
+    """Capability ``"rules_page"``: the game's full rules page for players, served by the house at ``/rules/<key>``
+    (the default game's also at ``/rules``) from a template of ``web/templates``. The game computes what the page
+    shows (its diagrams and tables from the engine); the house adds the site's facts (``grace_s``: seconds a seat may
+    be away before the other may claim the game) and renders it."""
+
+    def rules_page(self) -> tuple[str, dict[str, Any]]:
+        """``(template, context)``: the template's file name and its variables, texts already in the request's
+        language (``_``/``pgettext`` of :mod:`admiral.i18n`)."""

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
+from admiral.games.admiral import rulebook
 from admiral.games.admiral.bots import LEVELS, Bot, make_bot
 from admiral.games.admiral.manifest import tables
 from admiral.games.admiral.rules import (
+    FLEET_SIZE,
+    QUIET_LIMIT,
     Abandon,
     Action,
     AgreeDraw,
@@ -37,16 +41,19 @@ from admiral.games.admiral.rules import (
     strongest_declaration,
     validate_setup,
 )
-from admiral.games.admiral.rules.board import HEIGHT, WIDTH
+from admiral.games.admiral.rules.board import COLUMNS_RU, HEIGHT, WIDTH
 from admiral.games.admiral.rules.setup import SetupProblem
 from admiral.games.admiral.tutorial import SCENARIOS, Lesson, scenario
-from admiral.i18n import N_, _
+from admiral.i18n import N_, _, pgettext
 from admiral.progression import Career, GameStats, Outcome, game_stats, opponent_factor, points
 
 from ..common import RecordedRuleset
 from ..protocol import Applied, Credit, GameInfo, RuleError, info_manifest
 
 __all__ = ["INFO", "AdmiralRuleset"]
+
+#: The board's column letters as one message (the client's ``pt("columns", …)``).
+_COLUMNS = "".join(COLUMNS_RU)
 
 #: The facts of «Адмирал» (rules §1–§3, §12).
 INFO = GameInfo(
@@ -55,7 +62,7 @@ INFO = GameInfo(
     levels={n: lv.ru for n, lv in LEVELS.items()},
     setup_minutes=5,
     pairing=("5+3", "10+5", "15+10"),  # quick pairing (issue 19)
-    capabilities=frozenset({"notes", "auto_reply", "progression", "tutorial"}),
+    capabilities=frozenset({"notes", "auto_reply", "progression", "tutorial", "rules_page"}),
     board={"width": WIDTH, "height": HEIGHT},
     blurb=N_("14×15, по 58 единиц, скрытые силы и бои по шкале силы"),
     brief=N_(
@@ -166,6 +173,31 @@ class AdmiralRuleset(RecordedRuleset):
         base = info_manifest(INFO)
         own = tables()
         return {**base, **own, "board": {**base["board"], **own["board"]}}
+
+    # -- «Правила» (capability "rules_page") -------------------------------------------------------------------
+
+    def rules_page(self) -> tuple[str, dict[str, Any]]:
+        """The rules for players (``templates/rules.html``): its pictures and tables computed by the engine
+        (:mod:`.rulebook`). Each unit kind has its section ``#unit-{code}``. Unit codes and column letters are the
+        reader's language's (the board's own: ``pgettext("unit", …)``, ``pgettext("columns", …)``)."""
+        code = {k: pgettext("unit", k.ru) for k in Kind}
+        columns = pgettext("columns", _COLUMNS)
+        return "rules.html", {
+            "kinds": list(Kind),
+            "ru": {k.code: code[k] for k in Kind},
+            "names": {k.code: _(k.ru_name) for k in Kind},
+            "fleet_size": FLEET_SIZE,
+            "quiet_limit": QUIET_LIMIT,
+            "ai_levels": INFO.levels,
+            "diagrams": rulebook.diagrams(),
+            "zones": rulebook.board_picture(),
+            "columns_ru": tuple(columns) if len(columns) == len(COLUMNS_RU) else COLUMNS_RU,
+            "scale": [
+                replace(r, text=rulebook.composition_text([Kind[c] for c in r.kinds], code.__getitem__))
+                for r in rulebook.scale_rows()
+            ],
+            "collisions": rulebook.collisions(),
+        }
 
     # -- «Обучение» (capability "tutorial") -------------------------------------------------------------------
 

@@ -4,8 +4,8 @@ guns, mines and dice.
 - :data:`INFO`: the game's facts (key ``"naval"``, no room options, AI levels 1–5 of :mod:`.bots`, the Russian
   texts of the engine's refusal codes and end reasons), with the capabilities ``fixed_start`` (the start is the
   rules', §2: play begins as soon as both seats are held), ``start_settings`` (the die's 32-byte seed, §7.5),
-  ``progression`` (:mod:`.progression`: points and the profile's totals) and ``tutorial`` (:mod:`.tutorial`: three
-  lessons of «Обучение» on the real engine, issue 21);
+  ``progression`` (:mod:`.progression`: points and the profile's totals), ``tutorial`` (:mod:`.tutorial`: three
+  lessons of «Обучение» on the real engine, issue 21) and ``rules_page`` (``/rules/naval``, from :mod:`.rulebook`);
 - :mod:`.rules`: the pure engine (standard library and :mod:`admiral.games.common` only);
 - :class:`NavalRuleset`: the house's :class:`~admiral.games.protocol.Ruleset` over it;
 - :mod:`.rulebook`: the rules page's diagrams, computed by the engine.
@@ -26,7 +26,7 @@ INFO = GameInfo(
     name=N_("Военно-морская игра"),
     levels=dict(sorted(NAMES.items())),
     setup_styles=(("plain", N_("Обычная")),),
-    capabilities=frozenset({"fixed_start", "start_settings", "progression", "tutorial"}),
+    capabilities=frozenset({"fixed_start", "start_settings", "progression", "tutorial", "rules_page"}),
     pairing=("10+5",),
     rules_page="/rules/naval",
     tutorial="/tutorial#naval",

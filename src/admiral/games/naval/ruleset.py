@@ -23,9 +23,9 @@ from typing import Any
 
 from admiral.games.common import RecordedRuleset
 from admiral.games.protocol import Applied, Credit, GameInfo, RuleError, info_manifest
-from admiral.i18n import N_, _
+from admiral.i18n import N_, _, pgettext
 
-from . import INFO, progression
+from . import INFO, progression, rulebook
 from .rules import (
     FLEET,
     MAP,
@@ -99,6 +99,16 @@ def _actor(action: Action, to_act: Side | None) -> Side | None:
     return to_act
 
 
+#: The rules page's pictures' titles (their accessible names).
+_PICTURES = {
+    "start": N_("Карта в начале партии"),
+    "steps": N_("Шаг и повороты крейсера"),
+    "strikes": N_("Удары в борт, в корму и в нос"),
+    "senior": N_("Старшие бьют в нос"),
+    "guns": N_("Батарея и мина"),
+}
+
+
 class NavalRuleset(RecordedRuleset):
     """:class:`~admiral.games.protocol.Ruleset` of «Военно-морская игра» (NAVAL_GAME.md) over :mod:`.rules`.
 
@@ -107,6 +117,28 @@ class NavalRuleset(RecordedRuleset):
     """
 
     info: GameInfo = INFO
+
+    # -- «Правила» (capability "rules_page") -------------------------------------------------------------------
+
+    def rules_page(self) -> tuple[str, dict[str, Any]]:
+        """«Правила» of «Военно-морская игра» (``templates/rules_naval.html``, NAVAL_GAME.md): its pictures and the
+        strike table computed by the engine (:mod:`.rulebook`), the ships' letters in the reader's language."""
+        manifest = self.manifest()
+        letters = {code: pgettext("naval", ru) for code, ru in rulebook.LETTERS.items()}
+        ships = [{**s, "name": _(s["name"])} for s in manifest["ships"]]
+        title = {key: _(text) for key, text in _PICTURES.items()}
+        return "rules_naval.html", {
+            "ships": ships,
+            "names": {s["code"]: s["name"] for s in ships},
+            "letters": letters,
+            "land": manifest["map"]["land"],
+            "guns": manifest["map"]["guns"],
+            "mines": manifest["mines"],
+            "quiet_turns": manifest["quiet_plies"] // 2,
+            "ai_levels": INFO.levels,
+            "strike_table": rulebook.strike_table(),
+            "pictures": {key: rulebook.svg(d, letters, title[key]) for key, d in rulebook.diagrams().items()},
+        }
 
     # -- «Обучение» (capability "tutorial") -------------------------------------------------------------------
 

@@ -12,11 +12,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from admiral.games import DEFAULT_GAME, GAMES, GameInfo, Option, UnknownGame, ruleset
-from admiral.games.admiral import rulebook
-from admiral.games.admiral.rules import COLUMNS_RU, FLEET_SIZE, QUIET_LIMIT, Kind
-from admiral.games.naval import rulebook as naval_rulebook
-from admiral.i18n import N_, _, pgettext
+from admiral.games import DEFAULT_GAME, GAMES, GameInfo, Option, RulesPage, UnknownGame, ruleset
+from admiral.i18n import _
 from admiral.service import GameSettings, ServiceError
 from admiral.service.lobby import room_labels
 
@@ -27,8 +24,6 @@ __all__ = ["error_page", "router"]
 router = APIRouter(tags=["pages"])
 #: A form field ``opt_<name>`` carries the room option ``<name>`` of the chosen game.
 OPTION_PREFIX = "opt_"
-#: The board's column letters as one message (the client's ``pt("columns", …)``).
-_COLUMNS = "".join(COLUMNS_RU)
 
 
 def client_entry(key: str) -> str:
@@ -186,63 +181,31 @@ async def about_page(request: Request) -> HTMLResponse:
 
 @router.get("/rules", response_class=HTMLResponse)
 async def rules_page(request: Request) -> HTMLResponse:
-    """«Правила»: the rules for players (``templates/rules.html``), its pictures and tables computed by the engine
-    (:mod:`admiral.games.admiral.rulebook`). Each unit kind has its section ``#unit-{code}``. Unit codes and column
-    letters are the reader's language's (the board's own, ``pt("unit", …)``/``pt("columns", …)`` in the client)."""
-    code = {k: pgettext("unit", k.ru) for k in Kind}
-    columns = pgettext("columns", _COLUMNS)
-    ctx = {
-        "kinds": list(Kind),
-        "ru": {k.code: code[k] for k in Kind},
-        "names": {k.code: _(k.ru_name) for k in Kind},
-        "fleet_size": FLEET_SIZE,
-        "quiet_limit": QUIET_LIMIT,
-        "grace_s": request.app.state.settings.claim_grace_ms // 1000,
-        "ai_levels": GAMES[DEFAULT_GAME].info.levels,
-        "diagrams": rulebook.diagrams(),
-        "zones": rulebook.board_picture(),
-        "columns_ru": tuple(columns) if len(columns) == len(COLUMNS_RU) else COLUMNS_RU,
-        "scale": [
-            replace(r, text=rulebook.composition_text([Kind[c] for c in r.kinds], code.__getitem__))
-            for r in rulebook.scale_rows()
-        ],
-        "collisions": rulebook.collisions(),
-    }
-    return render(request, "rules.html", ctx)
+    """«Правила» of the default game (:data:`~admiral.games.DEFAULT_GAME`): see :func:`game_rules_page`."""
+    return _rules_page(request, DEFAULT_GAME)
 
 
-@router.get("/rules/naval", response_class=HTMLResponse)
-async def naval_rules_page(request: Request) -> HTMLResponse:
-    """«Правила» of «Военно-морская игра» (``templates/rules_naval.html``, NAVAL_GAME.md): its pictures and the strike
-    table computed by the engine (:mod:`admiral.games.naval.rulebook`), the ships' letters in the reader's language."""
-    rules = GAMES["naval"]
-    manifest = rules.manifest()
-    letters = {code: pgettext("naval", ru) for code, ru in naval_rulebook.LETTERS.items()}
-    ships = [{**s, "name": _(s["name"])} for s in manifest["ships"]]
-    title = {key: _(text) for key, text in _NAVAL_PICTURES.items()}
-    ctx = {
-        "ships": ships,
-        "names": {s["code"]: s["name"] for s in ships},
-        "letters": letters,
-        "land": manifest["map"]["land"],
-        "guns": manifest["map"]["guns"],
-        "mines": manifest["mines"],
-        "quiet_turns": manifest["quiet_plies"] // 2,
-        "ai_levels": rules.info.levels,
-        "strike_table": naval_rulebook.strike_table(),
-        "pictures": {key: naval_rulebook.svg(d, letters, title[key]) for key, d in naval_rulebook.diagrams().items()},
-    }
-    return render(request, "rules_naval.html", ctx)
+@router.get("/rules/{game}", response_class=HTMLResponse)
+async def game_rules_page(request: Request, game: str) -> Response:
+    """«Правила» of ``game``, the one that brings its page (capability ``"rules_page"``,
+    :class:`~admiral.games.RulesPage`): the game's template and what its engine computes, with the site's facts
+    (``grace_s``, seconds away before the claim). A game whose page has another URL (``GameInfo.rules_page``: the
+    default game's is ``/rules``) is sent there (301); 404 for an unknown game or one without a rules page."""
+    rules = GAMES.get(game)
+    canonical = rules.info.rules_page if rules is not None else None
+    if canonical and canonical != request.url.path:
+        return RedirectResponse(canonical, status_code=301)
+    return _rules_page(request, game)
 
 
-#: The pictures' titles (their accessible names).
-_NAVAL_PICTURES = {
-    "start": N_("Карта в начале партии"),
-    "steps": N_("Шаг и повороты крейсера"),
-    "strikes": N_("Удары в борт, в корму и в нос"),
-    "senior": N_("Старшие бьют в нос"),
-    "guns": N_("Батарея и мина"),
-}
+def _rules_page(request: Request, key: str) -> HTMLResponse:
+    rules = GAMES.get(key)
+    if rules is None:
+        return error_page(request, 404, _("Такой игры на сайте нет."))
+    if "rules_page" not in rules.info.capabilities or not isinstance(rules, RulesPage):
+        return error_page(request, 404, _("Страница не найдена."))
+    template, ctx = rules.rules_page()
+    return render(request, template, {**ctx, "grace_s": request.app.state.settings.claim_grace_ms // 1000})
 
 
 @router.post("/games", response_model=None)
