@@ -2,10 +2,11 @@
 figures say how often, this says where and why.
 
 Plays the games of ``admiral tournament`` (the same bots and seeds: game ``i`` of seed ``S``, level A South in even
-games) one at a time and prints, per game, its result and every atomic-bomb explosion (rules §8): whose bomb, set
+games) and prints, per game, its result and every atomic-bomb explosion (rules §8): whose bomb, set
 off how and by what from where, how long the bomb had stood on its cell and where it came from, and the units each
-side lost; for a quiet-sea draw (§10.3) also the final board (level A's units in capitals), what each side moved in
-the last 200 plies and the battle reports before them. ``--keep DIR`` pickles every game (``(Game, a_side)``) there.
+side lost; for a quiet-sea draw (§10.3) and for a game level A lost also the final board (level A's units in
+capitals), what each side moved in the last 200 plies and the battle reports before them. ``--jobs N`` plays N games
+at once (printed in order). ``--keep DIR`` pickles every game (``(Game, a_side)``) there.
 
     nice -n 10 .venv/bin/python bench/admiral_reports.py --a 5 --b 4 --seed 1 --first 0 --games 8 --time-per-move 300
 """
@@ -13,9 +14,11 @@ the last 200 plies and the battle reports before them. ``--keep DIR`` pickles ev
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import pickle
 import time
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 from admiral.games.admiral.bots.tournament import game_metrics, match_bots, play_game
@@ -63,8 +66,9 @@ def explosions(game: Game, a_side: Side) -> list[str]:
     return out
 
 
-def quiet_story(game: Game, a_side: Side) -> list[str]:
-    """The final board and the last 200 plies of a quiet-sea draw (rules §10.3)."""
+def story(game: Game, a_side: Side) -> list[str]:
+    """The final board and the last 200 plies (what each side moved, the battle reports from 300 plies back) of a
+    quiet-sea draw (rules §10.3) or a game level A lost."""
     since = game.ply - 200
     moved = [e for e in game.log if isinstance(e, Moved) and e.ply > since]
     out = [board_text(game, a_side)]
@@ -81,6 +85,30 @@ def quiet_story(game: Game, a_side: Side) -> list[str]:
     return out
 
 
+def report(args: argparse.Namespace, i: int) -> str:
+    """Play the tournament's game ``i`` and return its lines."""
+    south, north, a_side = match_bots(args.a, args.b, args.seed, i)  # the tournament's game i
+    started = time.monotonic()
+    game, _times = play_game(south, north, seed=args.seed, time_per_move=args.time_per_move / 1000)
+    result = game.state.result
+    m = game_metrics(game)
+    if result is None:
+        outcome = "stopped (draw)"
+    else:
+        winner = "draw" if result.winner is None else ("A wins" if result.winner is a_side else "B wins")
+        outcome = f"{winner} by {result.reason.value}"
+    lines = [f"game {i}: A ({args.a}) {a_side.name.lower()}, {outcome} at ply {game.ply}, material A "
+             f"{m[a_side].material} B {m[a_side.opponent].material} ({time.monotonic() - started:.0f} s)"]  # fmt: skip
+    lines += explosions(game, a_side)
+    if result is not None and (result.reason is Reason.QUIET_SEA or result.winner is a_side.opponent):
+        lines += story(game, a_side)
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        with open(args.keep / f"game-{args.seed}-{i}.pickle", "wb") as f:
+            pickle.dump((game, a_side), f)
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--a", type=int, default=5)
@@ -89,31 +117,13 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0, help="the first game's number")
     ap.add_argument("--games", type=int, default=4)
     ap.add_argument("--time-per-move", type=int, default=300, help="ms")
+    ap.add_argument("--jobs", type=int, default=1, help="games played at once (one process each)")
     ap.add_argument("--keep", type=Path, default=None, help="a directory for the pickled games")
     args = ap.parse_args()
-    for i in range(args.first, args.first + args.games):
-        south, north, a_side = match_bots(args.a, args.b, args.seed, i)  # the tournament's game i
-        started = time.monotonic()
-        game, _times = play_game(south, north, seed=args.seed, time_per_move=args.time_per_move / 1000)
-        result = game.state.result
-        m = game_metrics(game)
-        if result is None:
-            outcome = "stopped (draw)"
-        else:
-            winner = "draw" if result.winner is None else ("A wins" if result.winner is a_side else "B wins")
-            outcome = f"{winner} by {result.reason.value}"
-        print(f"game {i}: A ({args.a}) {a_side.name.lower()}, {outcome} at ply {game.ply}, material A "
-              f"{m[a_side].material} B {m[a_side.opponent].material} ({time.monotonic() - started:.0f} s)")  # fmt: skip
-        for line in explosions(game, a_side):
-            print(line)
-        if result is not None and result.reason is Reason.QUIET_SEA:
-            for line in quiet_story(game, a_side):
-                print(line)
-        if args.keep is not None:
-            args.keep.mkdir(parents=True, exist_ok=True)
-            with open(args.keep / f"game-{args.seed}-{i}.pickle", "wb") as f:
-                pickle.dump((game, a_side), f)
-        print(flush=True)
+    numbers = range(args.first, args.first + args.games)
+    with multiprocessing.Pool(args.jobs) as pool:
+        for text in pool.imap(partial(report, args), numbers):
+            print(text, flush=True)
 
 
 if __name__ == "__main__":
