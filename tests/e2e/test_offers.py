@@ -71,9 +71,13 @@ def create(page, server_url: str, **body) -> str:
 
 
 def set_up(page) -> None:
-    """Auto-arrange the fleet and press «Готов» (either game)."""
-    if page.locator(".bs-auto button").count():
-        press(page, page.locator(".bs-auto button").first)
+    """Auto-arrange the fleet and press «Готов» (either game). Waits for the setup screen to be drawn first (CI
+    finding: «Морской бой»'s screen was not yet mounted when the status said setup, and the check took it for
+    «Адмирал»'s)."""
+    battleship = page.locator(".bs-auto button")
+    battleship.or_(page.get_by_role("button", name="Авторасстановка")).first.wait_for()
+    if battleship.count():
+        press(page, battleship.first)
         page.wait_for_function(
             "() => [...document.querySelectorAll('.bs-dock-count')].every((e) => e.textContent === '×0')"
         )
