@@ -457,7 +457,8 @@ class Lessons(Protocol):
 @runtime_checkable
 class RulesPage(Protocol):
     """Capability ``"rules_page"``: the game's full rules page for players, served by the house at ``/rules/<key>``
-    (the default game's also at ``/rules``) from a template of ``web/templates``. The game computes what the page
+    (or at the game's ``GameInfo.rules_page`` where that differs: the default game's ``/rules``, where ``/rules/<key>``
+    sends) from a template of ``web/templates``. The game computes what the page
     shows (its diagrams and tables from the engine); the house adds the site's facts (``grace_s``: seconds a seat may
     be away before the other may claim the game) and renders it."""
 

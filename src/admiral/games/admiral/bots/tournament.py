@@ -29,8 +29,7 @@ from .bots import LEVELS, WORTH, Bot, make_bot
 
 __all__ = [
     "GameSummary", "SideMetrics", "TournamentResult", "WORTH", "game_metrics", "match_bots", "play_game",
-    "play_match_game",
-    "run_tournament", "tournament",
+    "play_match_game", "run_tournament", "tournament",
 ]  # fmt: skip
 
 
