@@ -460,7 +460,7 @@ class RulesPage(Protocol):
     (or at the game's ``GameInfo.rules_page`` where that differs: the default game's ``/rules``, where ``/rules/<key>``
     sends) from a template of ``web/templates``. The game computes what the page
     shows (its diagrams and tables from the engine); the house adds the site's facts (``grace_s``: seconds a seat may
-    be away before the other may claim the game) and renders it."""
+    be away before the other may claim the game; ``ai_levels``: :attr:`GameInfo.levels`) and renders it."""
 
     def rules_page(self) -> tuple[str, dict[str, Any]]:
         """``(template, context)``: the template's file name and its variables, texts already in the request's

@@ -188,7 +188,6 @@ class AdmiralRuleset(RecordedRuleset):
             "names": {k.code: _(k.ru_name) for k in Kind},
             "fleet_size": FLEET_SIZE,
             "quiet_limit": QUIET_LIMIT,
-            "ai_levels": INFO.levels,
             "diagrams": rulebook.diagrams(),
             "zones": rulebook.board_picture(),
             "columns_ru": tuple(columns) if len(columns) == len(COLUMNS_RU) else COLUMNS_RU,

@@ -135,7 +135,6 @@ class NavalRuleset(RecordedRuleset):
             "guns": manifest["map"]["guns"],
             "mines": manifest["mines"],
             "quiet_turns": manifest["quiet_plies"] // 2,
-            "ai_levels": INFO.levels,
             "strike_table": rulebook.strike_table(),
             "pictures": {key: rulebook.svg(d, letters, title[key]) for key, d in rulebook.diagrams().items()},
         }

@@ -180,7 +180,7 @@ async def about_page(request: Request) -> HTMLResponse:
 
 
 @router.get("/rules", response_class=HTMLResponse)
-async def rules_page(request: Request) -> HTMLResponse:
+async def rules_page(request: Request) -> Response:
     """«Правила» of the default game (:data:`~admiral.games.DEFAULT_GAME`): see :func:`game_rules_page`."""
     return _rules_page(request, DEFAULT_GAME)
 
@@ -189,23 +189,24 @@ async def rules_page(request: Request) -> HTMLResponse:
 async def game_rules_page(request: Request, game: str) -> Response:
     """«Правила» of ``game``, the one that brings its page (capability ``"rules_page"``,
     :class:`~admiral.games.RulesPage`): the game's template and what its engine computes, with the site's facts
-    (``grace_s``, seconds away before the claim). A game whose page has another URL (``GameInfo.rules_page``: the
-    default game's is ``/rules``) is sent there (301); 404 for an unknown game or one without a rules page."""
-    rules = GAMES.get(game)
-    canonical = rules.info.rules_page if rules is not None else None
-    if canonical and canonical != request.url.path:
-        return RedirectResponse(canonical, status_code=301)
+    (``grace_s``, seconds away before the claim; ``ai_levels``, the game's AI levels by number). A game whose page has
+    another URL (``GameInfo.rules_page``: the default game's is ``/rules``) is sent there (301); 404 for an unknown
+    game or one without a rules page."""
     return _rules_page(request, game)
 
 
-def _rules_page(request: Request, key: str) -> HTMLResponse:
+def _rules_page(request: Request, key: str) -> Response:
     rules = GAMES.get(key)
     if rules is None:
         return error_page(request, 404, _("Такой игры на сайте нет."))
     if "rules_page" not in rules.info.capabilities or not isinstance(rules, RulesPage):
         return error_page(request, 404, _("Страница не найдена."))
+    canonical = rules.info.rules_page
+    if canonical and canonical != request.url.path:
+        return RedirectResponse(canonical, status_code=301)
     template, ctx = rules.rules_page()
-    return render(request, template, {**ctx, "grace_s": request.app.state.settings.claim_grace_ms // 1000})
+    site = {"grace_s": request.app.state.settings.claim_grace_ms // 1000, "ai_levels": rules.info.levels}
+    return render(request, template, {**ctx, **site})
 
 
 @router.post("/games", response_model=None)
