@@ -18,7 +18,7 @@ CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 def switch(page, lang: str) -> None:
     """Press the language button of the top bar and wait for the page to come back in ``lang``."""
     press(page, page.locator(f".topbar .lang-switch button[value={lang}]"))
-    page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+    page.wait_for_function("lang => document.documentElement?.lang === lang", arg=lang)
 
 
 def start_vs_ai(page, shots, name: str) -> None:
