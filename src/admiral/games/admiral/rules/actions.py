@@ -105,7 +105,7 @@ class Attack(Action):
         self.target = target
         self.via = via
         # A formation of the attacker alone is no formation: one action, one value.
-        self.formation = () if formation == ((src if via is None else via),) else formation
+        self.formation = () if formation and formation == ((src if via is None else via),) else formation
 
     @property
     def origin(self) -> Cell:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import permutations
+from itertools import chain, permutations
 
 from .actions import Abandon, Action, AgreeDraw, Attack, Declare, Detonate, FlagFall, Move, Resign
 from .board import AIR_RAYS, BLAST, ORTH, RING, TORPEDO_RAYS, Cell, cell_name, parse_cell
@@ -48,6 +48,8 @@ FORMABLE = frozenset((L, KR, R, ES, KRPL, PL))
 IMMOBILE = frozenset((SM, VMB))
 #: The carrier kind of each weapon (rules §2, §5.2).
 CARRIER = {S: A, T: TK, M: ES}
+#: Per side, each weapon kind → the shared Unit of its carrier.
+_CARRIER_UNIT = tuple({w: unit(s, c) for w, c in CARRIER.items()} for s in Side)
 ATTACKERS = RATED | {BR, S, T}
 #: Units that attack by contact (rules §6): rated ships and the fireship.
 CONTACT = RATED | {BR}
@@ -348,6 +350,23 @@ def _can_step(board: list, side: Side, kind: Kind, src: Cell, dst: Cell) -> bool
 # ---------------------------------------------------------------------------------------------
 # Legal actions
 
+# How generation treats each kind (indexed by Kind): one table lookup instead of set tests per unit.
+_STILL, _PLAIN, _BOMB, _CONTACT, _FORMING, _AIR, _TORPEDO, _MINE = range(8)
+_GEN = tuple(
+    _STILL if k in IMMOBILE
+    else _BOMB if k is AB
+    else _FORMING if k in FORMABLE
+    else _CONTACT if k in CONTACT
+    else _AIR if k is S
+    else _TORPEDO if k is T
+    else _MINE if k is M
+    else _PLAIN
+    for k in Kind
+)  # fmt: skip
+#: Per cell, its steps as (destination, the shared Move): moves are immutable values, built once.
+_STEPS: tuple[tuple[tuple[Cell, Move], ...], ...] = tuple(tuple((d, Move(c, d)) for d in ORTH[c]) for c in range(210))
+_DETONATE = Detonate()
+
 
 def legal_actions(state: GameState) -> list[Action]:
     """Every legal action of the side to act, in a fixed order (rules §4–§8).
@@ -355,6 +374,10 @@ def legal_actions(state: GameState) -> list[Action]:
     Moves, attacks (one per declaration the attacker may make, ``()`` = alone), move-then-attacks and
     the detonation; during a pending battle, the defender's declarations. Resignation and the
     server's end actions are always accepted by :func:`apply` but are not listed. Empty when over.
+
+    Order: the side's units in notation order; for each, the detonation (``AB``), attacks from where
+    it stands, then each step in :data:`ORTH` order followed by the attacks from that step. Within an
+    attack list: targets in reach order, each alone and then with each formation in sorted order.
     """
     if state.result is not None:
         return []
@@ -362,59 +385,87 @@ def legal_actions(state: GameState) -> list[Action]:
         return [Declare(f) for f in state.pending.options]
     board = state.board
     side = state.to_move
+    own = state.cells[side]
+    enemy = state.cells[1 - side]
+    # Cells with an enemy on one of their four sides: where a contact attack can start (rules §6).
+    fronts = set(chain.from_iterable(map(ORTH.__getitem__, enemy)))
     out: list[Action] = []
     append = out.append
-    for c in sorted(state.cells[side]):
+    for c in sorted(own):
         u = board[c]
-        k = u.kind
-        if k in IMMOBILE:
+        gen = _GEN[u.kind]
+        if gen == _STILL:
             continue
-        if k is AB:
-            append(Detonate())
-        contact = k in CONTACT
-        if contact:
-            # Cheap pre-check: contact attackers need an enemy next to them.
-            for t in ORTH[c]:
-                v = board[t]
-                if v is not None and v.side is not side:
-                    _add_attacks(board, side, c, None, c, k, out)
-                    break
-        elif k is S or k is T:
-            _add_attacks(board, side, c, None, c, k, out)
-        for d in ORTH[c]:
-            if board[d] is None and (k not in CARRIER or _can_step(board, side, k, c, d)):
-                append(Move(c, d))
-                if contact:
-                    for t in ORTH[d]:
-                        v = board[t]
-                        if v is not None and v.side is not side:
-                            break
-                    else:
-                        continue
-                elif k is not S and k is not T:
-                    continue
-                # Move, then attack: look from d with the unit standing there.
-                board[c] = None
-                board[d] = u
-                _add_attacks(board, side, c, d, d, k, out)
-                board[d] = None
-                board[c] = u
+        if gen == _CONTACT or gen == _FORMING:
+            # Contact attacks (rules §6): enemies on the four sides of c, then of each step.
+            if c in fronts:
+                _add_contact(board, enemy, c, None, c, gen, out)
+            for d, move in _STEPS[c]:
+                if board[d] is None:
+                    append(move)
+                    if d in fronts:
+                        if gen == _FORMING:  # formations are read with the ship standing on d
+                            board[c] = None
+                            board[d] = u
+                            _add_contact(board, enemy, c, d, d, gen, out)
+                            board[d] = None
+                            board[c] = u
+                        else:
+                            _add_contact(board, enemy, c, d, d, gen, out)
+        elif gen == _PLAIN or gen == _BOMB:
+            if gen == _BOMB:
+                append(_DETONATE)
+            for d, move in _STEPS[c]:
+                if board[d] is None:
+                    append(move)
+        else:
+            # A weapon on its tether (rules §5.2): a step must start or end 8-adjacent to the carrier;
+            # the aircraft and an armed torpedo strike from where the carrier is 8-adjacent (rules §6).
+            carrier = _CARRIER_UNIT[side][u.kind]
+            near_c = _near(board, c, carrier)
+            if near_c and gen != _MINE:
+                _add_weapon(board, side, c, None, c, gen, out)
+            for d, move in _STEPS[c]:
+                if board[d] is None:
+                    near_d = _near(board, d, carrier)
+                    if near_c or near_d:
+                        append(move)
+                        if near_d and gen != _MINE:
+                            board[c] = None  # a torpedo's ray from d passes over c once it has left
+                            _add_weapon(board, side, c, d, d, gen, out)
+                            board[c] = u
     return out
 
 
-def _add_attacks(board: list, side: Side, src: Cell, via: Cell | None, pos: Cell, kind: Kind, out: list) -> None:
-    targets = _targets(board, side, pos, kind)
-    if not targets:
-        return
-    if kind in FORMABLE:
+def _add_contact(board: list, enemy: set, src: Cell, via: Cell | None, pos: Cell, gen: int, out: list) -> None:
+    targets = [t for t in ORTH[pos] if t in enemy]
+    if gen == _FORMING:
         forms = formations_at(board, pos)
-        for t in targets:
-            out.append(Attack(src, t, via))
-            for f in forms:
-                out.append(Attack(src, t, via, f))
+        if forms:
+            for t in targets:
+                out.append(Attack(src, t, via))
+                for f in forms:
+                    out.append(Attack(src, t, via, f))
+            return
+    for t in targets:
+        out.append(Attack(src, t, via))
+
+
+def _add_weapon(board: list, side: Side, src: Cell, via: Cell | None, pos: Cell, gen: int, out: list) -> None:
+    if gen == _AIR:
+        for ray in AIR_RAYS[pos]:
+            for t in ray:
+                v = board[t]
+                if v is not None and v.side is not side:
+                    out.append(Attack(src, t, via))
     else:
-        for t in targets:
-            out.append(Attack(src, t, via))
+        for ray in TORPEDO_RAYS[pos]:
+            for t in ray:
+                v = board[t]
+                if v is not None:
+                    if v.side is not side:
+                        out.append(Attack(src, t, via))
+                    break
 
 
 def has_legal_action(state: GameState) -> bool:

@@ -40,7 +40,7 @@ class Side(IntEnum):
     @property
     def opponent(self) -> Side:
         """The other side."""
-        return Side(1 - self)
+        return _OPPONENT[self]
 
     @property
     def ru(self) -> str:
@@ -64,6 +64,9 @@ class Side(IntEnum):
         if t in ("north", "n"):
             return cls.NORTH
         raise IllegalAction("bad_side", f"unknown side {text!r}: expected 'south' or 'north'")
+
+
+_OPPONENT = (Side.NORTH, Side.SOUTH)
 
 
 class Kind(IntEnum):
