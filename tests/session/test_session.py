@@ -7,6 +7,7 @@ import asyncio
 import json
 import threading
 
+import orjson
 import pytest
 
 from admiral.i18n import use
@@ -101,6 +102,19 @@ async def test_nobody_sees_a_move_before_it_is_stored(session, friend_game, stor
     release.set()
     await move
     assert session.snapshot(g, "north")["view"]["total"] == 2
+
+
+async def test_a_socket_gets_each_audiences_view_encoded_once_per_version(session, friend_game) -> None:
+    g = await friend_game()
+    await _ready(session, g)
+    wire = session.snapshot(g, "south", wire=True)
+    assert session.snapshot(g, "south", wire=True)["view"] is wire["view"]  # the same bytes for every socket
+    assert session.snapshot(g, "north", wire=True)["view"] is not wire["view"]
+    assert orjson.loads(orjson.dumps(wire))["view"] == session.snapshot(g, "south")["view"]
+    assert len(g.views) == 2  # south and north: no spectator asked
+    await session.submit(g, "south", 0, "+2")
+    moved = orjson.loads(orjson.dumps(session.snapshot(g, "south", wire=True)))
+    assert moved["view"]["total"] == 2 and moved["game"]["version"] == 1 and len(g.views) == 1
 
 
 async def test_a_seat_sees_its_own_flag_only(session, friend_game) -> None:

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 if TYPE_CHECKING:  # the live game's type, without an import cycle at run time
     from .session import LiveGame
 
-__all__ = ["audience", "bot_view", "message", "seat_private", "setup_state", "view"]
+__all__ = ["audience", "bot_view", "encoded_view", "message", "seat_private", "setup_state", "view"]
 
 
 def audience(g: LiveGame, side: str | None) -> str:
@@ -28,11 +30,26 @@ def audience(g: LiveGame, side: str | None) -> str:
 
 
 def view(g: LiveGame, side: str | None) -> dict[str, Any] | None:
-    """The wire view for ``side`` (``None``: a spectator) at the game's version, or ``None`` before play.
+    """The wire view for ``side`` (``None``: a spectator) at the game's version, or ``None`` before play: the
+    game's own view function for the audience. A game with fair chance that was aborted after its start shows its
+    seed (``chance.seed``, the ruleset's optional ``revealed_chance``), as every other end does (BATTLESHIP.md
+    D13)."""
+    if g.game is None:
+        return None
+    who = audience(g, side)
+    found = g.rules.view(g.game, who)
+    reveal = getattr(g.rules, "revealed_chance", None)
+    if g.status == "aborted" and reveal is not None and isinstance(found.get("chance"), dict):
+        # an abort ends the game outside its rules: the seed is shown at every end all the same (D13)
+        found = {**found, "chance": reveal(g.game)}
+    return found
 
-    Built once per version and audience (every socket of an audience gets the same dict: it is never mutated). A
-    game with fair chance that was aborted after its start shows its seed (``chance.seed``, the ruleset's optional
-    ``revealed_chance``), as every other end does (BATTLESHIP.md D13)."""
+
+def encoded_view(g: LiveGame, side: str | None) -> orjson.Fragment | None:
+    """:func:`view` as JSON ready to splice into a message (``orjson.Fragment``), or ``None`` before play.
+
+    Built and encoded once per version and audience: every socket of an audience gets the same bytes, and the live
+    game keeps only those bytes (a view's dicts take several times their JSON's memory, issue 23)."""
     if g.game is None:
         return None
     who = audience(g, side)
@@ -41,12 +58,8 @@ def view(g: LiveGame, side: str | None) -> dict[str, Any] | None:
         g.views, g.views_version = {}, version
     cached = g.views.get(who)
     if cached is None:
-        cached = g.rules.view(g.game, who)
-        reveal = getattr(g.rules, "revealed_chance", None)
-        if g.status == "aborted" and reveal is not None and isinstance(cached.get("chance"), dict):
-            # an abort ends the game outside its rules: the seed is shown at every end all the same (D13)
-            cached = {**cached, "chance": reveal(g.game)}
-        g.views[who] = cached
+        # orjson's output keeps its growth buffer (~4x the JSON): a cached copy holds only the bytes themselves.
+        cached = g.views[who] = orjson.Fragment(bytes(memoryview(orjson.dumps(view(g, side)))))
     return cached
 
 
@@ -80,11 +93,13 @@ def message(
     invite_url: str | None,
     notes: dict[str, str] | None,
     chat: dict[str, Any] | None = None,
+    wire: bool = False,
 ) -> dict[str, Any]:
     """The ``snapshot`` message for ``side`` (docs/protocol.md): the ``public`` facts of the game (status, version,
     settings, players, clocks, offers, result), the seat's private ones, the audience's view and, before play, the
     seat's own setup. ``invite_url``, ``notes`` and ``chat`` (the seats' chat, issue 19) are the seat's (dropped for a
-    spectator: a spectator never receives the chat)."""
+    spectator: a spectator never receives the chat). ``wire``: the view as the cached encoded fragment
+    (:func:`encoded_view`, for ``orjson.dumps`` on its way to a socket) instead of a fresh dict."""
     private = seat_private(g, side)
     players = {
         s: {**p, "auto_declare": private["auto_declare"] if s == side else None} for s, p in public["players"].items()
@@ -102,7 +117,7 @@ def message(
     return {
         "type": "snapshot",
         "game": game,
-        "view": view(g, side),
+        "view": encoded_view(g, side) if wire else view(g, side),
         "setup": setup,
         "notes": notes if side is not None else None,
         "chat": chat if side is not None else None,

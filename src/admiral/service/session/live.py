@@ -196,9 +196,9 @@ class LiveGame:
             {"winner": row.result_winner, "reason": row.result_reason} if row.result_reason else None
         )
         self.turns = {"south": 0, "north": 0}
-        #: Wire views by audience, valid for the version in ``views_version`` (every socket of an
-        #: audience gets the same view of a version: build it once).
-        self.views: dict[str, dict[str, Any]] = {}
+        #: Encoded wire views by audience (``orjson.Fragment``), valid for the version in ``views_version`` (every
+        #: socket of an audience gets the same view of a version: build and encode it once).
+        self.views: dict[str, Any] = {}
         self.views_version = -1
         self.finished = row.finished_at is not None
         self.lock = asyncio.Lock()

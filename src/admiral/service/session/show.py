@@ -41,11 +41,18 @@ class ShowMixin(SessionBase):
         return self._disconnected_ms(g, _other(side), mono) >= self.options.claim_grace_ms
 
     def snapshot(
-        self, g: LiveGame, side: str | None, browser_hash: str | None = None, *, chat_history: bool = True
+        self,
+        g: LiveGame,
+        side: str | None,
+        browser_hash: str | None = None,
+        *,
+        chat_history: bool = True,
+        wire: bool = False,
     ) -> dict[str, Any]:
         """The ``snapshot`` message for ``side`` (``None``: spectator); see docs/protocol.md. ``chat_history``:
         whether the seat's ``chat`` carries the messages (a socket's first snapshot, a block change, a lost event)
-        or only its state (``messages: null``: every other snapshot, so a move does not resend the chat)."""
+        or only its state (``messages: null``: every other snapshot, so a move does not resend the chat). ``wire``: the
+        view as its cached JSON (:func:`admiral.service.snapshot.encoded_view`), for a socket's ``orjson.dumps``."""
         mono = self.now.mono()
         clocks: dict[str, Any] = {"south_ms": None, "north_ms": None, "running": None, "setup_ms": None}
         if g.clock is not None:
@@ -88,7 +95,9 @@ class ShowMixin(SessionBase):
         }
         invite_url = self.invite_url_for(g, browser_hash) if side is not None else None
         chat = self.chat_of(g, side, history=chat_history) if side is not None else None
-        return snapshot.message(g, side, public, invite_url=invite_url, notes=self.notes_of(g, side), chat=chat)
+        return snapshot.message(
+            g, side, public, invite_url=invite_url, notes=self.notes_of(g, side), chat=chat, wire=wire
+        )
 
     @staticmethod
     def _bot_info(g: LiveGame, level: int | None) -> dict[str, Any] | None:

@@ -133,7 +133,7 @@ class _Socket:
         """Send ``side``'s snapshot of ``g`` (the live game only ever holds what is stored: a change is swapped
         in after its write); with ``chat_history`` its chat's messages too (else only the chat's state)."""
         self.shown = service.store.known.get(g.id)
-        message = service.snapshot(g, side, browser, chat_history=chat_history)
+        message = service.snapshot(g, side, browser, chat_history=chat_history, wire=True)
         if chat_history:
             self.chat_version = g.chat_version
         await self.send(message)
