@@ -6,6 +6,7 @@ no transaction outlives a call. Returned rows are detached (``expire_on_commit=F
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -42,6 +43,20 @@ _GAMES = GameRow.__table__
 _SEATS = GameSeatRow.__table__
 _ACTIONS = GameActionRow.__table__
 _NOTES = MarkerNoteRow.__table__
+#: Built once: a statement object's cache key is computed once per object (every move runs this one).
+_INSERT_ACTIONS = _ACTIONS.insert()
+
+
+@functools.cache
+def _bump_statement(columns: tuple[str, ...]) -> Any:
+    """``UPDATE games SET <columns>, revision = revision + 1 WHERE id = :b_id RETURNING revision``, built once per
+    set of columns: on the hot path (every move) building and hashing a new statement cost more than running it."""
+    return (
+        _GAMES.update()
+        .where(_GAMES.c.id == bindparam("b_id"))
+        .values({**{c: bindparam(c) for c in columns}, "revision": _GAMES.c.revision + 1})
+        .returning(_GAMES.c.revision)
+    )
 
 
 class Store:
@@ -58,10 +73,7 @@ class Store:
 
     def _bump(self, conn: Any, game_id: str, **values: Any) -> None:
         """Set ``values`` on a game and bump its revision, in the caller's transaction; remember the new one."""
-        rev = conn.execute(
-            _GAMES.update().where(_GAMES.c.id == game_id).values(revision=_GAMES.c.revision + 1, **values)
-            .returning(_GAMES.c.revision)
-        ).scalar()  # fmt: skip
+        rev = conn.execute(_bump_statement(tuple(sorted(values))), {"b_id": game_id, **values}).scalar()
         if rev is not None:
             self.known[game_id] = rev
 
@@ -257,7 +269,7 @@ class Store:
         try:
             with self.engine.begin() as conn:
                 conn.execute(
-                    _ACTIONS.insert(),
+                    _INSERT_ACTIONS,
                     [
                         {"game_id": game_id, "ply": p, "notation": n, "side": side, "created_at": now}
                         for p, n, side in rows
