@@ -143,6 +143,13 @@ class TestTorpedoShot:
         events = play(state, "e8-e9xe11")
         assert removed(events) == ["N:TRe11", "S:Te9"]
 
+    # rules §6: after the step the torpedo's ray runs back over the cell it left, now empty
+    def test_move_then_shoot_back_over_the_cell_left(self):
+        state = position("Te7 TKd8", "TRe6")
+        assert targets(state, "e7", via="e8") == ["e6"]
+        events = play(state, "e7-e8xe6")
+        assert removed(events) == ["N:TRe6", "S:Te8"]
+
 
 class TestWhoAttacks:
     # rules §6: A, M, AB never attack

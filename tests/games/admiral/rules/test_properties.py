@@ -29,10 +29,11 @@ from admiral.games.admiral.rules import (
     Reason,
     Side,
     apply,
+    formations_at,
     has_legal_action,
     legal_actions,
 )
-from admiral.games.admiral.rules.board import ORTH
+from admiral.games.admiral.rules.board import ORTH, distance
 
 SEEDS = st.integers(0, 2**32 - 1)
 #: More plies than any game can last: the quiet-sea rule (rules §10.3) ends a game 200 plies after the last removal,
@@ -128,6 +129,51 @@ def test_every_game_ends_and_legal_actions_agree(seed):  # rules §4.4, §10
         assert legal_actions(probe) == [] and not has_legal_action(probe)
     if state.result.reason is Reason.BASES:  # rules §10.1
         assert state.bases[state.result.winner.opponent] == 0
+
+
+def _every_candidate(state: GameState) -> list[Action]:
+    """Every action the side to move could name near its units, legal or not: each step, and each attack from where
+    a unit stands or from each neighbouring cell on every enemy unit within four cells, alone and with every
+    formation the unit would have there, and the detonation. An oracle by brute force: which of these ``apply``
+    accepts is what ``legal_actions`` must list (it enumerates by its own faster path, issue 23)."""
+    board, side = state.board, state.to_move
+    enemy = state.cells[side.opponent]
+    out: list[Action] = [Detonate()]
+    for c in state.cells[side]:
+        out.extend(Move(c, d) for d in ORTH[c])
+        for via in (None, *ORTH[c]):
+            origin = c if via is None else via
+            forms: list[tuple[int, ...]] = [()]
+            if via is None or board[via] is None:
+                there = board.copy()
+                there[c], there[origin] = None, board[c]
+                forms += formations_at(there, origin)
+            for t in enemy:
+                if distance(t, origin) <= 4:
+                    out.extend(Attack(c, t, via, f) for f in forms)
+    return out
+
+
+@FAST
+@given(SEEDS)
+def test_legal_actions_are_exactly_the_actions_apply_accepts(seed):  # rules §4–§8
+    rng = random.Random(seed)
+    game = Game.new_random(rng)
+    state = game.state
+    checked = 0
+    while not state.is_over and checked < 8:
+        if state.pending is None and game.ply % 40 == 0:
+            accepted = set()
+            for a in _every_candidate(state):
+                try:
+                    apply(state.copy(), a)
+                except IllegalAction:
+                    continue
+                accepted.add(a)
+            listed = legal_actions(state)
+            assert set(listed) == accepted, (game.ply, sorted(map(str, set(listed) ^ accepted)))
+            checked += 1
+        game.apply(rng.choice(legal_actions(state)))
 
 
 def _garbage(rng: random.Random, state: GameState, stale: list[Declare]) -> list[Action]:

@@ -3,9 +3,11 @@
 :class:`GameState` is the whole truth of one game. Only the engine and the server's game service hold
 it; players and bots see it only through :func:`admiral.games.admiral.rules.view`.
 
-Legality has one code path: :func:`legal_actions` enumerates through the same helpers that
-:func:`apply` uses to check a single action, so ``action in legal_actions(state)`` and "``apply``
-accepts it" always agree.
+Legality is defined once, by the checks :func:`apply` makes on a single action (``_targets``,
+``_can_step``, :func:`formations_at`). :func:`legal_actions` lists the same set by a faster path of its
+own (it is every search's inner loop); the property tests hold the two together in both directions
+(every listed action applies, and every action ``apply`` accepts among all an exhaustive oracle can
+name is listed), and the perft files pin the counts.
 
 Terms: a **ply** is one applied action of the record (a turn, a defender's declaration, or an
 end such as a resignation); ``state.ply`` counts them and is the game's version. A **turn** is one
