@@ -257,28 +257,37 @@ def is_armed(state: GameState, cell: Cell) -> bool:
 
 def _targets(board: list, side: Side, pos: Cell, kind: Kind) -> list[Cell]:
     """Enemy cells the unit of ``kind`` on ``pos`` may attack now (rules §6), in a fixed order."""
-    out: list[Cell] = []
     if kind in RATED or kind is BR:
+        out: list[Cell] = []
         for t in ORTH[pos]:
             v = board[t]
             if v is not None and v.side is not side:
                 out.append(t)
-    elif kind is S:
-        if _near(board, pos, unit(side, A)):
-            for ray in AIR_RAYS[pos]:
-                for t in ray:
-                    v = board[t]
-                    if v is not None and v.side is not side:
+        return out
+    if kind in CARRIER and kind is not M and _near(board, pos, _CARRIER_UNIT[side][kind]):
+        return _strikes(board, side, pos, kind)
+    return []
+
+
+def _strikes(board: list, side: Side, pos: Cell, kind: Kind) -> list[Cell]:
+    """Enemy cells within reach of the aircraft (``S``) or torpedo (``T``) on ``pos`` (rules §6), its carrier's
+    presence not checked: along each ray, every enemy within 4 for the aircraft, the first unit within 2 for the
+    torpedo if it is an enemy."""
+    out: list[Cell] = []
+    if kind is S:
+        for ray in AIR_RAYS[pos]:
+            for t in ray:
+                v = board[t]
+                if v is not None and v.side is not side:
+                    out.append(t)
+    else:
+        for ray in TORPEDO_RAYS[pos]:
+            for t in ray:
+                v = board[t]
+                if v is not None:
+                    if v.side is not side:
                         out.append(t)
-    elif kind is T:
-        if _near(board, pos, unit(side, TK)):
-            for ray in TORPEDO_RAYS[pos]:
-                for t in ray:
-                    v = board[t]
-                    if v is not None:
-                        if v.side is not side:
-                            out.append(t)
-                        break
+                    break
     return out
 
 
@@ -353,14 +362,13 @@ def _can_step(board: list, side: Side, kind: Kind, src: Cell, dst: Cell) -> bool
 # Legal actions
 
 # How generation treats each kind (indexed by Kind): one table lookup instead of set tests per unit.
-_STILL, _PLAIN, _BOMB, _CONTACT, _FORMING, _AIR, _TORPEDO, _MINE = range(8)
+_STILL, _PLAIN, _BOMB, _CONTACT, _FORMING, _WEAPON, _MINE = range(7)
 _GEN = tuple(
     _STILL if k in IMMOBILE
     else _BOMB if k is AB
     else _FORMING if k in FORMABLE
     else _CONTACT if k in CONTACT
-    else _AIR if k is S
-    else _TORPEDO if k is T
+    else _WEAPON if k is S or k is T
     else _MINE if k is M
     else _PLAIN
     for k in Kind
@@ -426,7 +434,8 @@ def legal_actions(state: GameState) -> list[Action]:
             carrier = _CARRIER_UNIT[side][u.kind]
             near_c = _near(board, c, carrier)
             if near_c and gen != _MINE:
-                _add_weapon(board, side, c, None, c, gen, out)
+                for t in _strikes(board, side, c, u.kind):
+                    append(Attack(c, t))
             for d, move in _STEPS[c]:
                 if board[d] is None:
                     near_d = _near(board, d, carrier)
@@ -434,7 +443,8 @@ def legal_actions(state: GameState) -> list[Action]:
                         append(move)
                         if near_d and gen != _MINE:
                             board[c] = None  # a torpedo's ray from d passes over c once it has left
-                            _add_weapon(board, side, c, d, d, gen, out)
+                            for t in _strikes(board, side, d, u.kind):
+                                append(Attack(c, t, d))
                             board[c] = u
     return out
 
@@ -451,23 +461,6 @@ def _add_contact(board: list, enemy: set, src: Cell, via: Cell | None, pos: Cell
             return
     for t in targets:
         out.append(Attack(src, t, via))
-
-
-def _add_weapon(board: list, side: Side, src: Cell, via: Cell | None, pos: Cell, gen: int, out: list) -> None:
-    if gen == _AIR:
-        for ray in AIR_RAYS[pos]:
-            for t in ray:
-                v = board[t]
-                if v is not None and v.side is not side:
-                    out.append(Attack(src, t, via))
-    else:
-        for ray in TORPEDO_RAYS[pos]:
-            for t in ray:
-                v = board[t]
-                if v is not None:
-                    if v.side is not side:
-                        out.append(Attack(src, t, via))
-                    break
 
 
 def has_legal_action(state: GameState) -> bool:
