@@ -7,6 +7,7 @@ present through that seat's own view (``AdmiralRuleset.follow_notes``); snapshot
 from __future__ import annotations
 
 import random
+import time
 
 from admiral.games.admiral import AdmiralRuleset
 from admiral.games.admiral.rules import Game, Side, auto_arrange, cell_name
@@ -74,6 +75,26 @@ def test_a_note_follows_its_marker_and_only_its_owner_sees_it(browsers) -> None:
         assert _notes_snapshot(live.sws, both)["notes"] == both
         _note(live.sws, version, dst, None)
         assert _notes_snapshot(live.sws, {other["cell"]: "strong"})["notes"] == {other["cell"]: "strong"}
+
+
+def test_the_opponent_gets_no_snapshot_for_notes_even_beside_a_resync_tick(browsers, monkeypatch) -> None:
+    """CI (two instances on Redis): North's socket answered a tick batched with South's notes event by a snapshot.
+    Ticks every 20 ms make that batch likely; North must still get nothing for fifteen notes, made ten a second (the
+    socket's flood limit is 20), while it ticks about seventy times (the in-process bus has no ticks: there the check
+    is the one above)."""
+    from admiral.web.routes import ws
+
+    monkeypatch.setattr(ws, "RESYNC_S", 0.02)
+    with live_game(browsers, setups=_setups(3)) as live:
+        live.act("south")
+        _move, src, _dst = _north_step(live)
+        for i in range(15):
+            note = "KR" if i % 2 == 0 else None
+            _note(live.sws, 1, src, note)
+            _notes_snapshot(live.sws, {src: "KR"} if note else {})
+            time.sleep(0.1)
+        live.nws.send_json({"type": "ping"})
+        assert live.nws.receive_json() == {"type": "pong"}
 
 
 def test_notes_survive_a_restart_and_follow_moves_made_meanwhile(settings) -> None:

@@ -200,6 +200,8 @@ class LiveGame:
         #: socket of an audience gets the same view of a version: build and encode it once).
         self.views: dict[str, Any] = {}
         self.views_version = -1
+        #: Revisions made by a notes write alone (see :meth:`GameService.shows_current`), the newest few.
+        self.notes_bumps: set[int] = set()
         self.finished = row.finished_at is not None
         self.lock = asyncio.Lock()
         self.timer: asyncio.TimerHandle | None = None

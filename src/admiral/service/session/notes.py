@@ -36,6 +36,40 @@ class NotesMixin(SessionBase):
             seat.notes = (now, notes)
         return dict(notes)
 
+    #: How many notes-only revisions a live game remembers (a socket further behind gets a snapshot anyway).
+    NOTES_BUMPS_KEPT = 64
+
+    def _notes_bump(self, g: LiveGame, revision: int) -> None:
+        """Remember that ``revision`` of ``g`` was made by a notes write alone (it changed nothing else)."""
+        g.notes_bumps.add(revision)
+        if len(g.notes_bumps) > self.NOTES_BUMPS_KEPT:
+            g.notes_bumps.discard(min(g.notes_bumps))
+
+    def shows_current(self, g: LiveGame, shown: int | None) -> bool:
+        """Whether a socket that last showed revision ``shown`` of ``g`` shows what the copy holds now: the same
+        revision, or only newer ones made by notes writes (a seat's private notes: its opponent's sockets must not
+        answer them with a snapshot, and its own got one from the write's event)."""
+        known = self.store.known.get(g.id)
+        if shown is None or known is None or shown > known:
+            return shown == known
+        return all(r in g.notes_bumps for r in range(shown + 1, known + 1))
+
+    def notes_written(self, g: LiveGame, message: dict) -> None:
+        """Take in a ``notes`` event (``{"type": "notes", "side", "revision"}``): a seat's notes were rewritten, and
+        that write alone made ``revision``. The revision is remembered as notes-only (:meth:`shows_current`); a copy
+        standing at the revision just before it (another instance wrote) moves to it without re-reading the game
+        and forgets the seat's cached notes (read again for its next snapshot); a copy further behind is left to
+        its next catch-up, which re-reads them with the rest. Idempotent: each socket of the game passes every
+        event here. (Left: a tick on another instance that reads the new revision before the event arrives
+        re-reads the game and answers it with a snapshot — a window of the event's delivery, milliseconds.)"""
+        revision, side = message.get("revision"), message.get("side")
+        if not isinstance(revision, int) or side not in g.seats:
+            return
+        self._notes_bump(g, revision)
+        if self.store.known.get(g.id) == revision - 1:
+            self.store.known[g.id] = revision
+            g.seats[side].notes = None
+
     async def set_note(self, g: LiveGame, side: str, ply: int, cell: str, note: str | None) -> None:
         """Put ``note`` on the enemy marker on ``cell`` (``None`` or ``""`` removes it), as seen at version ``ply``.
 
@@ -67,11 +101,20 @@ class NotesMixin(SessionBase):
                 notes.pop(cell, None)
             else:
                 notes[cell] = note
+            # the write's revision is the next one (the game is held and its copy current): remembered before the
+            # write, since a socket's tick may read the store's revision as soon as the write made it
+            before = self.store.known.get(g.id)
+            expected = None if before is None else before + 1
+            if expected is not None:
+                self._notes_bump(g, expected)
             try:
                 await self._db(self.store.replace_notes, g.id, side, now, notes)
             except Exception:
+                g.notes_bumps.discard(expected)
                 g.log.exception("notes write failed side=%s", side)
                 raise ServiceError("unavailable", _("Заметку не удалось сохранить. Попробуйте ещё раз.")) from None
+            if self.store.known.get(g.id) != expected:
+                g.notes_bumps.discard(expected)
             g.seats[side].notes = (now, notes)
         # Only this seat's sockets answer with a snapshot: the opponent must not even learn that notes changed.
         await self.bus.publish(f"game:{g.id}", {"type": "notes", "side": side, "revision": self.store.known.get(g.id)})

@@ -245,6 +245,14 @@ async def _serve(
             batch = [msg]
             while not sub.queue.empty():
                 batch.append(sub.queue.get_nowait())
+            # Another seat's private notes changed: nothing this socket may see (nor may a tick or a resync answer
+            # the revision their write made by a snapshot: :meth:`shows_current`).
+            for m in batch:
+                if m.get("type") == "notes":
+                    service.notes_written(g, m)
+            batch = [m for m in batch if m.get("type") != "notes" or m.get("side") == side]
+            if not batch:
+                continue
             resnap = False  # a block of this seat's changed: its next snapshot brings the chat's messages again
             if any(m.get("type") in CHAT_EVENTS for m in batch):  # the seats' chat (issue 19): no game change
                 for m in batch:
@@ -281,12 +289,10 @@ async def _serve(
                     continue
                 # A check that found the copy current says nothing of this socket: another request may have
                 # brought the copy up to date first (a page load, another socket), after this socket's last
-                # snapshot. Skip only when the socket has shown this very revision (issue 16: a tab stayed on
-                # an old position until its player lost on time).
-                if not changed and checks and not resnap and sock.shown == service.store.known.get(g.id):
+                # snapshot. Skip only when the socket has shown this very revision, or one that differs from it
+                # only by notes writes (issue 16: a tab stayed on an old position until its player lost on time).
+                if not changed and checks and not resnap and service.shows_current(g, sock.shown):
                     continue
-            if all(m.get("type") == "notes" and m.get("side") != side for m in batch):
-                continue  # another seat's private notes changed: nothing this socket may see
             for m in batch:
                 if m.get("rematch_url") and side is not None:
                     await sock.send({"type": "rematch", "url": m["rematch_url"]})
