@@ -57,6 +57,7 @@ from admiral.games.admiral.bots import bots as bots_module  # noqa: E402
 from admiral.games.admiral.bots.bots import (  # noqa: E402
     AIR_HUNT,
     AIR_REACH,
+    AIR_RISK,
     BLAST_RISK,
     CONFIGS,
     PRESS,
@@ -111,6 +112,27 @@ def test_the_bomb_keeps_off_its_own_base_as_the_enemy_nears() -> None:
     gain = guarded.move_delta(f7, f8) - plain.move_delta(f7, f8)
     assert gain == pytest.approx(BLAST_RISK[2] * VALUE[K.ES])
     assert guarded.move_delta(f7, e7) == pytest.approx(plain.move_delta(f7, e7))  # still in the square
+
+
+def test_the_bomb_guard_counts_what_reaches_the_bomb_this_turn() -> None:
+    """rules §4.2 (a step, then an attack), §6 (contact; an air strike from 1–4 cells along a line), §8; issue 22
+    (0.98 own units a game lost to the own bomb): a ship two steps away reaches the bomb this turn, so it counts
+    nearly the whole risk; an aircraft counts from five cells along the bomb's row or column, or from the rows or
+    columns beside it, weighed by the chance the marker is one."""
+    v = _view("VMBa1 VMBk1 ABc3 ESc4 TKm5 / KRd7")
+    ctx = _Context(_bot(v), v, 2)
+    c3 = parse_cell("c3")
+    assert ctx.enemy_dist[c3] == 5 and ctx.blast_risk(c3) == BLAST_RISK[5]
+    near = _view("VMBa1 VMBk1 ABc3 ESc4 TKm5 / KRe3")  # two steps: a step to d3, then a contact attack
+    assert _Context(_bot(near), near, 2).blast_risk(c3) == BLAST_RISK[2]
+    # a marker known to be an aircraft: d7 (a column beside, four rows up) reaches c3; e8 (two columns) does not
+    for cell, risk in (("d7", AIR_RISK), ("c8", AIR_RISK), ("e8", BLAST_RISK[5]), ("c9", BLAST_RISK[5])):
+        ctx = _Context(_bot(v), v, 2)
+        ctx.air, ctx.risk_at = {parse_cell(cell): 1.0}, {}
+        assert ctx.blast_risk(c3) == pytest.approx(risk), cell
+    ctx = _Context(_bot(v), v, 2)
+    ctx.air, ctx.risk_at = {parse_cell("d7"): 0.25}, {}
+    assert ctx.blast_risk(c3) == pytest.approx(max(BLAST_RISK[5], AIR_RISK * 0.25))
 
 
 def test_no_detonation_that_costs_more_than_it_removes() -> None:
