@@ -97,6 +97,32 @@ def test_the_opponent_gets_no_snapshot_for_notes_even_beside_a_resync_tick(brows
         assert live.nws.receive_json() == {"type": "pong"}
 
 
+def test_a_seats_notes_are_read_once_and_off_the_event_loop(client, browsers, monkeypatch) -> None:
+    """Issue 23: the first read of a seat's notes ran on the event loop inside the snapshot. They are read once
+    per seat before its first snapshot, in a database thread where the store has them (PostgreSQL: SQLite's
+    calls run inline), and not again for a move or a note."""
+    import threading
+
+    store = client.app.state.service.store
+    real = store.load_notes
+    reads: list[tuple[str, str]] = []
+
+    def spy(game_id: str, side: str):
+        reads.append((side, threading.current_thread().name))
+        return real(game_id, side)
+
+    monkeypatch.setattr(store, "load_notes", spy)
+    with live_game(browsers, setups=_setups(3)) as live:
+        live.act("south")
+        _move, src, _dst = _north_step(live)
+        _note(live.sws, 1, src, "KR")
+        _notes_snapshot(live.sws, {src: "KR"})
+        live.act("north")
+    assert sorted(side for side, _ in reads) == ["north", "south"]
+    if client.app.state.service.db_threads:
+        assert all(name.startswith("admiral-db") for _, name in reads), reads
+
+
 def test_notes_survive_a_restart_and_follow_moves_made_meanwhile(settings) -> None:
     with running(settings) as client:
         with live_game(lambda: Browser(client), setups=_setups(5)) as live:

@@ -36,6 +36,23 @@ class NotesMixin(SessionBase):
             seat.notes = (now, notes)
         return dict(notes)
 
+    async def ensure_notes(self, g: LiveGame, side: str | None) -> None:
+        """Read the seat's notes from the database in a worker thread if this copy holds none yet (a socket's first
+        snapshot, a copy re-read since), so that :meth:`notes_of` never reads them on the event loop (issue 23: the
+        first read of a seat's notes blocked every game's sockets for its round trip). A failed read is left to
+        :meth:`notes_of`, which shows no notes then."""
+        if side is None or g.status != "play" or g.game is None or not isinstance(g.rules, MarkerNotes):
+            return
+        seat = g.seats[side]
+        if seat.notes is not None:
+            return
+        try:
+            loaded = await self._db(self.store.load_notes, g.id, side)
+        except Exception:
+            return
+        if seat.notes is None and g.seats.get(side) is seat:  # neither written nor re-read meanwhile
+            seat.notes = loaded
+
     #: How many notes-only revisions a live game remembers (a socket further behind gets a snapshot anyway).
     NOTES_BUMPS_KEPT = 64
 
@@ -87,6 +104,7 @@ class NotesMixin(SessionBase):
             raise ServiceError("not_a_marker", _("В этой игре заметок на кораблях противника нет."))
         if note is not None and note not in g.rules.note_values():
             raise ServiceError("bad_note", _("Такой заметки нет: тип корабля, «?», «слабый» или «сильный»."))
+        await self.ensure_notes(g, side)
         async with self._locked(g):
             self._check_playing(g)
             now = g.rules.ply(g.game)

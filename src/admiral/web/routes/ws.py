@@ -132,6 +132,7 @@ class _Socket:
     ) -> None:
         """Send ``side``'s snapshot of ``g`` (the live game only ever holds what is stored: a change is swapped
         in after its write); with ``chat_history`` its chat's messages too (else only the chat's state)."""
+        await service.ensure_notes(g, side)
         self.shown = service.store.known.get(g.id)
         message = service.snapshot(g, side, browser, chat_history=chat_history, wire=True)
         if chat_history:
