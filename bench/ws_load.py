@@ -8,7 +8,9 @@ the update arrives (``--think-ms 0``: the server's saturation) or after a human-
 
 - actions/s over the play phase (all games together);
 - p50/p99 latency from an action's send to the opponent's snapshot with the new version (ms);
-- the server's RSS per open game (``/proc/<pid>/status`` VmRSS with every game open, minus the idle RSS),
+- the server's RSS per open game (``/proc/<pid>/status`` VmRSS with every game open, minus the idle RSS), and again
+  after play with every socket closed and the games idle in memory (an upper bound: freed memory need not go back
+  to the system),
   when this script started the server.
 
     .venv/bin/python bench/ws_load.py --games 100
@@ -368,6 +370,8 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
         if bots is not None:
             bots.cancel()
         cpu_used = sum(cpu_s(p) for p in pids) - cpu_play
+        await asyncio.sleep(2.0)  # every socket has closed: the games stay in memory, idle
+        rss_closed = rss_kib(pid) if pid else 0
     lat = sorted(bench.latencies)
     p = (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000) if lat else (lambda q: float("nan"))
     print(f"games: {args.games}, plies per game: {args.plies}, think time: {args.think_ms} ms, errors: {bench.errors}")
@@ -391,6 +395,10 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
         per_game = (rss_open - rss_idle) / args.games
         print(f"server RSS: idle {rss_idle / 1024:.0f} MiB, {args.games} open games {rss_open / 1024:.0f} MiB "
               f"→ {per_game:.0f} KiB per open game")  # fmt: skip
+        # The sockets' memory goes back to Python's allocator, not always to the system: an upper bound.
+        closed = (rss_closed - rss_idle) / args.games
+        print(f"  without sockets (after play, every socket closed, the games idle in memory): "
+              f"{rss_closed / 1024:.0f} MiB → {closed:.0f} KiB per game at most")  # fmt: skip
 
 
 async def lobby_load(args: argparse.Namespace, url: str, pids: list[int]) -> None:

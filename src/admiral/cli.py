@@ -88,14 +88,15 @@ db_app = typer.Typer(help="The database: migrations.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 
 
-def _configure_logging(log_format: str = "text") -> None:
-    """Log INFO and above to stderr: ``text`` lines, or ``json`` lines (:class:`JsonFormatter`)."""
+def _configure_logging(log_format: str = "text", level: str = "INFO") -> None:
+    """Log ``level`` (a :mod:`logging` level's name) and above to stderr: ``text`` lines, or ``json`` lines
+    (:class:`JsonFormatter`)."""
     handler = logging.StreamHandler()
     if log_format == "json":
         handler.setFormatter(JsonFormatter())
     else:
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
-    logging.basicConfig(level=logging.INFO, handlers=[handler])
+    logging.basicConfig(level=level, handlers=[handler])
     logging.getLogger("uvicorn.access").addFilter(redact_invites)
 
 
@@ -160,7 +161,7 @@ def db_upgrade(revision: str = typer.Argument("head", help="Alembic revision to 
     from .web.config import Settings
 
     settings = Settings()
-    _configure_logging(settings.log_format)
+    _configure_logging(settings.log_format, settings.log_level)
     upgrade_database(settings.database_url, revision)
     console.print(f"база данных обновлена до {revision}", highlight=False)
 
@@ -186,7 +187,7 @@ def serve(
     except ValueError as e:
         console.print(f"[red]настройки неверны:[/red] {e}", highlight=False)
         raise typer.Exit(2) from None
-    _configure_logging(settings.log_format)
+    _configure_logging(settings.log_format, settings.log_level)
     uvicorn.run(
         create_app(settings),
         host=host or settings.host,

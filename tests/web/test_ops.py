@@ -205,14 +205,28 @@ def test_serve_applies_log_format_and_trusted_proxies(monkeypatch) -> None:
     import uvicorn
 
     ran: dict[str, Any] = {}
-    formats: list[str] = []
+    formats: list[tuple[str, str]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.update(kw))
-    monkeypatch.setattr(cli, "_configure_logging", formats.append)
+    monkeypatch.setattr(cli, "_configure_logging", lambda *a: formats.append(a))
     monkeypatch.setenv("LOG_FORMAT", "json")
+    monkeypatch.setenv("LOG_LEVEL", "DEBUG")
     monkeypatch.setenv("FORWARDED_ALLOW_IPS", "10.0.0.0/8")
     result = CliRunner().invoke(cli.app, ["serve", "--port", "8123"])
     assert result.exit_code == 0, result.output
-    assert formats == ["json"]
+    assert formats == [("json", "DEBUG")]
     assert ran["proxy_headers"] is True and ran["forwarded_allow_ips"] == "10.0.0.0/8" and ran["port"] == 8123
     result = CliRunner().invoke(cli.app, ["serve", "--forwarded-allow-ips", "*"])
     assert result.exit_code == 0 and ran["forwarded_allow_ips"] == "*"
+
+
+def test_a_line_per_ply_only_at_debug(browsers, caplog) -> None:
+    """Issue 23 (a log line per ply was 3.5 % of a move's time): ``LOG_LEVEL=DEBUG`` logs each ply with its
+    actor and notation; at ``INFO`` (the default) no line is written for a move."""
+    with live_game(browsers) as live:
+        with caplog.at_level(logging.INFO, logger="admiral.game"):
+            live.act("south")
+        assert not [r for r in caplog.records if "ply=" in r.getMessage()]
+        with caplog.at_level(logging.DEBUG, logger="admiral.game"):
+            live.act("north")
+        lines = [r.getMessage() for r in caplog.records if "ply=" in r.getMessage()]
+        assert len(lines) == 1 and lines[0].startswith(f"game={live.id} ply=1 side=north action=")

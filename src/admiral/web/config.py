@@ -39,6 +39,8 @@ class Settings(BaseSettings):
     #: Log lines of ``admiral serve``: ``text`` (human) or ``json`` (one object a line: time, level, logger,
     #: message and ``game_id`` on lines about a game).
     log_format: Literal["text", "json"] = "text"
+    #: ``LOG_LEVEL``: the lowest level logged (``DEBUG`` adds a line per ply: the record is in the database).
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     #: Addresses whose ``X-Forwarded-For``/``X-Forwarded-Proto`` uvicorn trusts (comma-separated, ``*`` for
     #: any): the reverse proxy's. Behind a proxy the client address (rate limits) and the scheme (secure
     #: cookies) come from these headers; ``*`` only where nothing but the proxy reaches the app.
