@@ -368,6 +368,25 @@ class TestHistory:
         for audience in (Side.NORTH, "spectator"):
             assert [p.to_list() for p in game.view(audience, moves=True).history] == wire
 
+    @pytest.mark.parametrize("seed", range(4))
+    def test_the_kept_move_list_is_the_whole_logs_at_every_ply(self, seed: int) -> None:  # rules §11.3, §11.4
+        """Issue 23: a live game keeps its move list along the log (:class:`MoveList`) instead of reading the
+        whole log at every view; at every ply, a declaration pending or fought, it equals :func:`history` of the
+        log, and a copy of the game keeps its own."""
+        from admiral.games.admiral.rules.view import history
+
+        rng = random.Random(100 + seed)
+        game = Game.new_random(rng)
+        while game.state.to_act is not None and game.ply < 400:
+            kept = game.view(game.state.to_act, moves=True).history
+            assert kept == history(game.log), game.ply
+            if game.ply % 50 == 25:
+                twin = game.copy()
+                twin.apply(rng.choice(legal_actions(twin.state)))
+                assert twin.view("spectator", moves=True).history == history(twin.log)
+            game.apply(rng.choice(legal_actions(game.state)))
+        assert game.view("spectator", moves=True).history == history(game.log)
+
     def test_a_pending_attack_does_not_tell_the_formation(self) -> None:  # rules §7.1.2, §11.2
         rng = random.Random(3)
         game = Game.new_random(rng)

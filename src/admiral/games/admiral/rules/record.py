@@ -26,7 +26,7 @@ from .events import Event
 from .setup import Placements, auto_arrange, check_setup
 from .state import GameState, apply, legal_actions
 from .units import Kind, Side
-from .view import PlayerView, view
+from .view import MoveList, PlayerView, view
 
 __all__ = ["FORMAT", "Game", "GameRecord"]
 
@@ -112,5 +112,12 @@ class Game(RecordedGame):
         return events
 
     def view(self, audience: Side | str, *, since: int | None = None, moves: bool = False) -> PlayerView:
-        """The view for ``audience`` (see :func:`admiral.games.admiral.rules.view`)."""
-        return view(self.state, audience, self.log, since=since, moves=moves)
+        """The view for ``audience`` (see :func:`admiral.games.admiral.rules.view`); ``moves``: with the move
+        list, kept up along the log by this game's own :class:`MoveList` (every audience's view of every version
+        shares its work: issue 23)."""
+        if moves:
+            kept = getattr(self, "_moves", None)  # a copy (``RecordedGame.copy``) starts its own
+            if kept is None or kept.read > len(self.log):
+                kept = self._moves = MoveList()
+            return view(self.state, audience, self.log, since=since, moves=kept)
+        return view(self.state, audience, self.log, since=since)

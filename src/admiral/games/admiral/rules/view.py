@@ -13,17 +13,18 @@ and chooses from their fields and sends back their ``notation``, never parsing i
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .actions import Action, Attack, Declare, Detonate, Move
-from .board import BLAST, Cell, cell_name
+from .board import BLAST, CELLS, Cell, cell_name
 from .errors import IllegalAction
 from .events import BattleReport, DeclarationRequested, Event, Moved, Result
 from .state import GameState, legal_actions
 from .units import Kind, Side, scale_row
 
-__all__ = ["PlayerView", "PlyView", "UnitView", "action_to_dict", "history", "view"]
+__all__ = ["MoveList", "PlayerView", "PlyView", "UnitView", "action_to_dict", "history", "view"]
 
 SPECTATOR = "spectator"
 FULL = "full"
@@ -39,11 +40,16 @@ class UnitView:
 
     def to_dict(self) -> dict:
         """``{"cell": "e4", "side": "south", "kind": "L" | None}``."""
-        return {
-            "cell": cell_name(self.cell),
-            "side": self.side.label,
-            "kind": None if self.kind is None else self.kind.code,
-        }
+        return {"cell": _CELL[self.cell], "side": _SIDE[self.side], "kind": _KIND[self.kind]}
+
+
+#: Wire names by value, read on every view of every unit (an enum's property costs a call each time).
+_CELL = tuple(cell_name(c) for c in CELLS)
+_SIDE = {s: s.label for s in Side}
+_KIND: dict[Kind | None, str | None] = {k: k.code for k in Kind} | {None: None}
+_KINDS, _SIDES = tuple(Kind), tuple(Side)
+#: One shared :class:`UnitView` per (cell, side, shown kind): a view lists 116 of them, and they are immutable.
+_unit_view = functools.cache(UnitView)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +112,7 @@ class PlyView:
 
     def to_list(self) -> list:
         """Wire form, compact (a long game's list rides in every snapshot): ``[ply, side, text, report]``."""
-        return [self.ply, self.side.label, self.text, self.report]
+        return [self.ply, _SIDE[self.side], self.text, self.report]
 
 
 def history(log: Sequence[Event]) -> tuple[PlyView, ...]:
@@ -119,44 +125,70 @@ def history(log: Sequence[Event]) -> tuple[PlyView, ...]:
     >>> [p.to_list() for p in history(log)]
     [[0, 'south', 'e4-e5', None]]
     """
-    out: list[PlyView] = []
-    waiting: DeclarationRequested | None = None  # the battle that waits for the defender's declaration
-    n_reports = 0
-    cur: dict | None = None
+    moves = MoveList()
+    moves.extend(log)
+    return moves.lines()
 
-    def line(ply: int, side: Side) -> dict:
-        nonlocal cur
-        if cur is None or cur["ply"] != ply:
+
+class MoveList:
+    """:func:`history` kept up along a growing event log: :meth:`extend` reads only the events it has not read
+    yet (a game's log only grows), so a live game's move list costs each event once rather than the whole list
+    at every view. Only the last line can still change (a battle waiting for the defender's declaration)."""
+
+    __slots__ = ("_cur", "_out", "_read", "_reports", "_waiting")
+
+    def __init__(self) -> None:
+        self._out: list[PlyView] = []
+        self._cur: list | None = None  # the open line: [ply, side, text, report]
+        self._waiting: DeclarationRequested | None = None  # the battle that waits for the defender's declaration
+        self._reports = 0
+        self._read = 0  # events of the log read so far
+
+    @property
+    def read(self) -> int:
+        """How many events of the log have been read (the log's length when up to date)."""
+        return self._read
+
+    def _line(self, ply: int, side: Side) -> list:
+        cur = self._cur
+        if cur is None or cur[0] != ply:
             if cur is not None:
-                out.append(PlyView(cur["ply"], cur["side"], cur["text"], cur["report"]))
-            cur = {"ply": ply, "side": side, "text": "", "report": None}
+                self._out.append(PlyView(*cur))
+            cur = self._cur = [ply, side, "", None]
         return cur
 
-    for e in log:
-        if isinstance(e, Moved):
-            ln = line(e.ply, e.side)
-            ln["text"] += f"{cell_name(e.src)}-{cell_name(e.dst)}"
-        elif isinstance(e, DeclarationRequested):
-            ln = line(e.ply, e.defender.opponent)
-            ln["text"] += f"x{cell_name(e.target)}" if ln["text"] else f"{cell_name(e.src)}x{cell_name(e.target)}"
-            waiting = e
-        elif isinstance(e, BattleReport):
-            if waiting is not None and e.ply > waiting.ply:  # fought at the defender's declaration
-                ln = line(e.ply, waiting.defender)
-                ln["text"] = "[" + "+".join(cell_name(s.cell) for s in e.defender_formation) + "]"
-                waiting = None
-            else:
-                ln = line(e.ply, e.side)
-                if e.method == "detonation":
-                    ln["text"] = "АБ!"
-                elif e.target is not None:
-                    whence = "" if ln["text"] else cell_name(e.attacker.cell)
-                    ln["text"] += f"{whence}x{cell_name(e.target.cell)}"
-            ln["report"] = n_reports
-            n_reports += 1
-    if cur is not None:
-        out.append(PlyView(cur["ply"], cur["side"], cur["text"], cur["report"]))
-    return tuple(out)
+    def extend(self, log: Sequence[Event]) -> None:
+        """Read the events of ``log`` from :attr:`read` on (``log`` must begin with the events read before)."""
+        for e in log[self._read :]:
+            if isinstance(e, Moved):
+                ln = self._line(e.ply, e.side)
+                ln[2] += f"{cell_name(e.src)}-{cell_name(e.dst)}"
+            elif isinstance(e, DeclarationRequested):
+                ln = self._line(e.ply, e.defender.opponent)
+                ln[2] += f"x{cell_name(e.target)}" if ln[2] else f"{cell_name(e.src)}x{cell_name(e.target)}"
+                self._waiting = e
+            elif isinstance(e, BattleReport):
+                waiting = self._waiting
+                if waiting is not None and e.ply > waiting.ply:  # fought at the defender's declaration
+                    ln = self._line(e.ply, waiting.defender)
+                    ln[2] = "[" + "+".join(cell_name(s.cell) for s in e.defender_formation) + "]"
+                    self._waiting = None
+                else:
+                    ln = self._line(e.ply, e.side)
+                    if e.method == "detonation":
+                        ln[2] = "АБ!"
+                    elif e.target is not None:
+                        whence = "" if ln[2] else cell_name(e.attacker.cell)
+                        ln[2] += f"{whence}x{cell_name(e.target.cell)}"
+                ln[3] = self._reports
+                self._reports += 1
+        self._read = len(log)
+
+    def lines(self) -> tuple[PlyView, ...]:
+        """The move list so far: one :class:`PlyView` per ply."""
+        if self._cur is None:
+            return tuple(self._out)
+        return (*self._out, PlyView(*self._cur))
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +248,7 @@ class PlayerView:
             "to_act": None if self.to_act is None else self.to_act.label,
             "quiet": self.quiet,
             "units": [u.to_dict() for u in self.units],
-            "lost": {s.label: {k.code: n for k, n in self.lost[s].items()} for s in Side},
+            "lost": {_SIDE[s]: {_KIND[k]: n for k, n in self.lost[s].items()} for s in _SIDES},
             "reports": [r.to_dict() for r in self.reports],
             "events": [
                 e.to_dict() if isinstance(e, MoveView) else {"type": "report", "report": e.to_dict()}
@@ -264,8 +296,9 @@ def action_to_dict(action: Action, own: Mapping[Cell, Kind], target: Cell | None
     :raises KeyError: when a cell the action names holds none of ``own`` (an action of the other side).
     :raises TypeError: for an action no player lists (the server's end actions, a resignation).
     """
-    if isinstance(action, Move):
-        return {"type": "move", "src": cell_name(action.src), "dst": cell_name(action.dst), "notation": str(action)}
+    if type(action) is Move:  # the most of every list: its names read from the table
+        src, dst = _CELL[action.src], _CELL[action.dst]
+        return {"type": "move", "src": src, "dst": dst, "notation": f"{src}-{dst}"}
     if isinstance(action, Attack):
         origin = action.origin
         members = action.formation or (origin,)
@@ -290,7 +323,12 @@ def action_to_dict(action: Action, own: Mapping[Cell, Kind], target: Cell | None
 
 
 def view(
-    state: GameState, audience: Side | str, log: Sequence[Event] = (), *, since: int | None = None, moves: bool = False
+    state: GameState,
+    audience: Side | str,
+    log: Sequence[Event] = (),
+    *,
+    since: int | None = None,
+    moves: bool | MoveList = False,
 ) -> PlayerView:
     """The view of ``state`` for ``audience`` (rules §11).
 
@@ -298,7 +336,8 @@ def view(
     fleets open, §11.6: only once the game is over). ``log``: every event of the game so far, in
     order (as :class:`admiral.games.admiral.rules.Game` keeps it). ``since``: the first ply whose events go into
     ``events`` (default: the last ply). ``moves``: fill ``history``, the move list (:func:`history`) — the wire's
-    view asks for it; the bots and the notes do not pay for it.
+    view asks for it; the bots and the notes do not pay for it. A :class:`MoveList` instead of ``True`` is brought
+    up to ``log`` and read (a live game keeps one).
 
     :raises IllegalAction: ``game_not_over`` for a full view of a game in progress; ``bad_audience``.
     """
@@ -319,11 +358,11 @@ def view(
     full = name == FULL
     board = state.board
     units = tuple(
-        UnitView(c, u.side, u.kind if full or u.side is me else None)
+        _unit_view(c, u.side, u.kind if full or u.side is me else None)
         for c in sorted(state.cells[0] | state.cells[1])
         if (u := board[c]) is not None
     )
-    lost = tuple({k: n for k in Kind if (n := state.lost[s][k])} for s in Side)
+    lost = tuple({k: n for k in _KINDS if (n := state.lost[s][k])} for s in _SIDES)
     first = state.ply - 1 if since is None else since
     reports: list[BattleReport] = []
     events: list[MoveView | BattleReport] = []
@@ -346,5 +385,15 @@ def view(
     legal = tuple(legal_actions(state)) if me is not None and me is state.to_act else ()
     return PlayerView(
         name, state.ply, state.to_move, state.to_act, state.quiet, units, lost, tuple(reports),
-        tuple(events), pending, legal, state.result, history(log) if moves else (),
+        tuple(events), pending, legal, state.result, _moves(log, moves),
     )  # fmt: skip
+
+
+def _moves(log: Sequence[Event], moves: bool | MoveList) -> tuple[PlyView, ...]:
+    """The ``history`` of a view: none, the whole log's, or ``moves`` brought up to ``log``."""
+    if moves is False:
+        return ()
+    if moves is True:
+        return history(log)
+    moves.extend(log)
+    return moves.lines()
