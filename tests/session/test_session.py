@@ -11,7 +11,7 @@ import orjson
 import pytest
 
 from admiral.i18n import use
-from admiral.service import GameService, GameSettings, ServiceError
+from admiral.service import GameService, GameSettings, ServiceError, snapshot
 
 from .conftest import NORTH, SOUTH, FakeTime
 from .toy import TARGET
@@ -111,10 +111,30 @@ async def test_a_socket_gets_each_audiences_view_encoded_once_per_version(sessio
     assert session.snapshot(g, "south", wire=True)["view"] is wire["view"]  # the same bytes for every socket
     assert session.snapshot(g, "north", wire=True)["view"] is not wire["view"]
     assert orjson.loads(orjson.dumps(wire))["view"] == session.snapshot(g, "south")["view"]
-    assert len(g.views) == 2  # south and north: no spectator asked
+    assert sorted(who for serial, who in snapshot._encoded if serial == g.serial) == ["north", "south"]
     await session.submit(g, "south", 0, "+2")
-    moved = orjson.loads(orjson.dumps(session.snapshot(g, "south", wire=True)))
-    assert moved["view"]["total"] == 2 and moved["game"]["version"] == 1 and len(g.views) == 1
+    again = session.snapshot(g, "south", wire=True)
+    moved = orjson.loads(orjson.dumps(again))
+    assert moved["view"]["total"] == 2 and moved["game"]["version"] == 1 and again["view"] is not wire["view"]
+    # the same version shown otherwise (an abort, a reload): the views are built again
+    g.drop_views()
+    assert session.snapshot(g, "south", wire=True)["view"] is not again["view"]
+
+
+async def test_the_encoded_views_are_bounded_across_games(session, friend_game, monkeypatch) -> None:
+    """Issue 23: the process keeps the newest :data:`snapshot.VIEW_CACHE_ENTRIES` encoded views, not every open
+    game's: an idle game's bytes are forgotten, and built again when it is shown."""
+    monkeypatch.setattr(snapshot, "VIEW_CACHE_ENTRIES", 3)
+    games = [await friend_game() for _ in range(3)]
+    for g in games:
+        await _ready(session, g)
+    first = session.snapshot(games[0], "south", wire=True)["view"]
+    for g in games[1:]:
+        session.snapshot(g, "south", wire=True)
+        session.snapshot(g, "north", wire=True)
+    assert len(snapshot._encoded) == 3 and (games[0].serial, "south") not in snapshot._encoded
+    rebuilt = session.snapshot(games[0], "south", wire=True)["view"]
+    assert rebuilt is not first and bytes(orjson.dumps(rebuilt)) == bytes(orjson.dumps(first))
 
 
 async def test_a_seat_sees_its_own_flag_only(session, friend_game) -> None:

@@ -22,10 +22,11 @@ admiral.service.errors.ServiceError: Такой игры на сайте нет.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import secrets
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from admiral.games import DEFAULT_GAME, GAMES, GameInfo, RuleError, Ruleset
@@ -207,5 +208,12 @@ class GameSettings:
         return cls(**{k: v for k, v in data.items() if k in keys})
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (stored in ``games.settings`` and sent in snapshots)."""
-        return asdict(self)
+        """JSON-ready form (stored in ``games.settings`` and sent in snapshots): :func:`dataclasses.asdict`'s,
+        without its recursion over every field (2 % of the server's time, once a snapshot: issue 23)."""
+        out = {name: getattr(self, name) for name in _SETTINGS_FIELDS}
+        out["options"] = copy.deepcopy(self.options) if self.options else {}
+        return out
+
+
+#: :class:`GameSettings`' fields in order (the keys of :meth:`~GameSettings.to_dict`).
+_SETTINGS_FIELDS = tuple(f.name for f in fields(GameSettings))

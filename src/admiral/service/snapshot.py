@@ -12,6 +12,8 @@ end ``"full"`` for everyone (both setups open, rules §11.6, BATTLESHIP.md D12).
 
 from __future__ import annotations
 
+import itertools
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -45,22 +47,42 @@ def view(g: LiveGame, side: str | None) -> dict[str, Any] | None:
     return found
 
 
+#: How many encoded views the process keeps, across all games (:func:`encoded_view`). A view is shared by the
+#: sockets of one audience of one version, which ask for it within moments of each other; a bounded cache serves
+#: them and forgets idle games' views (their bytes were ~13 KiB of every open game's memory: issue 23).
+VIEW_CACHE_ENTRIES = 1024
+_encoded: OrderedDict[tuple[int, str], tuple[int, int, orjson.Fragment]] = OrderedDict()
+_serials = itertools.count()
+
+
 def encoded_view(g: LiveGame, side: str | None) -> orjson.Fragment | None:
     """:func:`view` as JSON ready to splice into a message (``orjson.Fragment``), or ``None`` before play.
 
-    Built and encoded once per version and audience: every socket of an audience gets the same bytes, and the live
-    game keeps only those bytes (a view's dicts take several times their JSON's memory, issue 23)."""
+    Built and encoded once per version and audience: every socket of an audience gets the same bytes while they
+    are among the :data:`VIEW_CACHE_ENTRIES` most recently used of the process. An entry holds only the bytes (a
+    view's dicts take several times their JSON's memory) and is valid for the game's version and
+    ``views_epoch`` (:meth:`LiveGame.drop_views` moves it on when the same version shows otherwise)."""
     if g.game is None:
         return None
     who = audience(g, side)
     version = g.rules.ply(g.game)
-    if g.views_version != version:
-        g.views, g.views_version = {}, version
-    cached = g.views.get(who)
-    if cached is None:
-        # orjson's output keeps its growth buffer (~4x the JSON): a cached copy holds only the bytes themselves.
-        cached = g.views[who] = orjson.Fragment(bytes(memoryview(orjson.dumps(view(g, side)))))
-    return cached
+    key = (g.serial, who)
+    found = _encoded.get(key)
+    if found is not None and found[0] == version and found[1] == g.views_epoch:
+        _encoded.move_to_end(key)
+        return found[2]
+    # orjson's output keeps its growth buffer (~4x the JSON): the cached copy holds only the bytes themselves.
+    fragment = orjson.Fragment(bytes(memoryview(orjson.dumps(view(g, side)))))
+    _encoded[key] = (version, g.views_epoch, fragment)
+    _encoded.move_to_end(key)
+    if len(_encoded) > VIEW_CACHE_ENTRIES:
+        _encoded.popitem(last=False)
+    return fragment
+
+
+def next_serial() -> int:
+    """A number no other live game of this process has had (the key of its views in :func:`encoded_view`)."""
+    return next(_serials)
 
 
 def bot_view(g: LiveGame, side: str, since: int) -> Any:

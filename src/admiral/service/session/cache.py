@@ -132,7 +132,7 @@ class CacheMixin(SessionBase):
                     values["clock_south_ms"], values["clock_north_ms"], values["clock_running"],
                     values["clock_started_at"],
                 )  # fmt: skip
-            g.views_version = -1
+            g.drop_views()
             self.store.known[g.id] = rev
             applied = True
             self.catch_ups["event"] += 1
@@ -226,7 +226,7 @@ class CacheMixin(SessionBase):
                 seat.presence_lock = before.presence_lock
                 seat.elsewhere = before.elsewhere
                 seat.profile, seat.profile_of = before.profile, before.profile_of
-        g.views_version = -1
+        g.drop_views()
         tail = loaded.since_ply > 0 and g.game is not None and g.rules.ply(g.game) == loaded.since_ply
         # The stored actions are applied to a copy (a tail) or a new game, swapped in whole: a game handle, once
         # live, never changes (a bot thinking over it meanwhile keeps a consistent position).

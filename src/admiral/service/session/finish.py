@@ -135,7 +135,7 @@ class FinishMixin(SessionBase):
                 values.update(clock_values(clock))
             await self._save(g, **values)
             g.status, g.draw_offer, g.clock = "aborted", None, clock
-            g.views_version = -1  # the same ply, other views: an aborted game with chance shows its seed (D13)
+            g.drop_views()  # the same ply, other views: an aborted game with chance shows its seed (D13)
             g.log.info("aborted by side=%s", side)
             self._schedule(g)
         await self._publish(g)

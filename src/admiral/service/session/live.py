@@ -16,6 +16,7 @@ from admiral.i18n import _
 from admiral.store import GameRow
 from admiral.store.repo import ACTIVE
 
+from .. import snapshot
 from ..clock import GameClock
 from ..errors import ServiceError
 from ..lobby import GameSettings
@@ -196,10 +197,10 @@ class LiveGame:
             {"winner": row.result_winner, "reason": row.result_reason} if row.result_reason else None
         )
         self.turns = {"south": 0, "north": 0}
-        #: Encoded wire views by audience (``orjson.Fragment``), valid for the version in ``views_version`` (every
-        #: socket of an audience gets the same view of a version: build and encode it once).
-        self.views: dict[str, Any] = {}
-        self.views_version = -1
+        #: This copy's key among the process's encoded views (:func:`admiral.service.snapshot.encoded_view`), and
+        #: the count of changes that show the same version otherwise (:meth:`drop_views`).
+        self.serial = snapshot.next_serial()
+        self.views_epoch = 0
         #: Revisions made by a notes write alone (see :meth:`GameService.shows_current`), the newest few.
         self.notes_bumps: set[int] = set()
         self.finished = row.finished_at is not None
@@ -248,6 +249,11 @@ class LiveGame:
     def watched(self) -> bool:
         """Whether any socket (a player's or a spectator's) is open on the game."""
         return self.spectators > 0 or any(s.connections for s in self.seats.values())
+
+    def drop_views(self) -> None:
+        """Forget the views encoded for this copy: its state changed (a move swapped in, a reload, the start of
+        play) or the same version now shows otherwise (an abort reveals a fair-chance seed)."""
+        self.views_epoch += 1
 
     def seat_of(self, browser_hash: str | None) -> str | None:
         """The side held by ``browser_hash``, else ``None``."""

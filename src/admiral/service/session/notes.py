@@ -11,6 +11,17 @@ from .live import (
     LiveGame,
 )
 
+_CAPABLE: dict[type, bool] = {}
+
+
+def _notes_capable(rules: object) -> bool:
+    """Whether ``rules`` has :class:`~admiral.games.MarkerNotes`, answered once per ruleset class (a runtime
+    protocol's ``isinstance`` inspects every member each time, and every snapshot asks)."""
+    capable = _CAPABLE.get(type(rules))
+    if capable is None:
+        capable = _CAPABLE[type(rules)] = isinstance(rules, MarkerNotes)
+    return capable
+
 
 class NotesMixin(SessionBase):
     """A seat's notes on enemy markers (a part of
@@ -20,7 +31,7 @@ class NotesMixin(SessionBase):
         """The seat's own notes on enemy markers, at the cells the markers hold now (``None`` for a spectator
         and outside play). Read from the database once per seat and kept in memory, followed along the
         moves the seat saw; a failed read shows no notes rather than failing the snapshot."""
-        if side is None or g.status != "play" or g.game is None or not isinstance(g.rules, MarkerNotes):
+        if side is None or g.status != "play" or g.game is None or not _notes_capable(g.rules):
             return None
         seat = g.seats[side]
         if seat.notes is None:
@@ -41,7 +52,7 @@ class NotesMixin(SessionBase):
         snapshot, a copy re-read since), so that :meth:`notes_of` never reads them on the event loop (issue 23: the
         first read of a seat's notes blocked every game's sockets for its round trip). A failed read is left to
         :meth:`notes_of`, which shows no notes then."""
-        if side is None or g.status != "play" or g.game is None or not isinstance(g.rules, MarkerNotes):
+        if side is None or g.status != "play" or g.game is None or not _notes_capable(g.rules):
             return
         seat = g.seats[side]
         if seat.notes is not None:
@@ -100,7 +111,7 @@ class NotesMixin(SessionBase):
             changes then.
         """
         note = note or None
-        if not isinstance(g.rules, MarkerNotes):
+        if not _notes_capable(g.rules):
             raise ServiceError("not_a_marker", _("В этой игре заметок на кораблях противника нет."))
         if note is not None and note not in g.rules.note_values():
             raise ServiceError("bad_note", _("Такой заметки нет: тип корабля, «?», «слабый» или «сильный»."))

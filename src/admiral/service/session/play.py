@@ -54,7 +54,7 @@ class Staged:
     def swap_into(self, g: LiveGame) -> None:
         """Make the stored change the live game's (synchronous: no reader sees half of it)."""
         g.game, g.clock, g.turns, g.draw_offer = self.game, self.clock, self.turns, self.draw_offer
-        g.views_version = -1
+        g.drop_views()
 
 
 class PlayMixin(SessionBase):

@@ -157,7 +157,7 @@ class SetupMixin(SessionBase):
         await self._save(g, **values)
         g.game, g.clock, g.status, g.setup_deadline_ms = game, clock, "play", None
         g.start_settings = start
-        g.views_version = -1
+        g.drop_views()
         for s in SIDES:
             g.seats[s].gone_since = mono
         g.log.info("play started")
