@@ -50,7 +50,7 @@ def view(g: LiveGame, side: str | None) -> dict[str, Any] | None:
 #: How many encoded views the process keeps, across all games (:func:`encoded_view`). A view is shared by the
 #: sockets of one audience of one version, which ask for it within moments of each other; a bounded cache serves
 #: them and forgets idle games' views (their bytes were ~13 KiB of every open game's memory: issue 23).
-VIEW_CACHE_ENTRIES = 1024
+VIEW_CACHE_ENTRIES = 256
 _encoded: OrderedDict[tuple[int, str], tuple[int, int, orjson.Fragment]] = OrderedDict()
 _serials = itertools.count()
 

@@ -5,14 +5,17 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIWebSocketRoute
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Router, WebSocketRoute
+from starlette.types import Receive, Scope, Send
 
 from admiral import i18n
 from admiral.bus import EventBus, InProcessBus
@@ -173,7 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # The API's description (/docs, /openapi.json) is for developers: a production server does not publish it.
     development = settings.environment == "development"
-    app = FastAPI(
+    app = AdmiralApp(
         title="«Адмирал» online", lifespan=lifespan, redoc_url=None, docs_url="/docs" if development else None,
         openapi_url="/openapi.json" if development else None,
         # Bodies over the cap get 413 before they are read whole (a 60 MB POST /games was: issue 16).
@@ -293,19 +296,51 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return api_error(exc.status_code, "http_error", message)
         return pages.error_page(request, exc.status_code, message)
 
-    app.include_router(ops.router)
-    app.include_router(pages.router)
-    app.include_router(accounts.router)
-    app.include_router(history.router)
-    app.include_router(api.router)
-    app.include_router(tutorial.router)
-    app.include_router(ws.router)
-    app.include_router(lobby.router)
-    app.include_router(i18n_routes.router)
-    app.include_router(install.router)  # issue 19: the manifest, the service worker, the offline page
-    app.include_router(notify.router)  # issue 19: «ваш ход» mails: the profile's switch, the unsubscribe link
+    routers = (
+        ops.router, pages.router, accounts.router, history.router, api.router, tutorial.router, ws.router,
+        lobby.router, i18n_routes.router,
+        install.router,  # issue 19: the manifest, the service worker, the offline page
+        notify.router,  # issue 19: «ваш ход» mails: the profile's switch, the unsubscribe link
+    )  # fmt: skip
+    for router in routers:
+        app.include_router(router)
     app.mount("/static", StaticFiles(directory=str(settings.static_dir), check_dir=False), name="static")
+    sockets = [r for router in routers for r in router.routes if isinstance(r, APIWebSocketRoute)]
+    app.sockets = Router(routes=[WebSocketRoute(r.path, _direct(r.endpoint)) for r in sockets])
     return app
+
+
+class AdmiralApp(FastAPI):
+    """The FastAPI app, whose WebSockets skip the HTTP middleware stack and FastAPI's dependency machinery.
+
+    A socket's handler runs for the whole game, and every layer it passes through stays in memory with it: the
+    middleware stack (errors, the browser cookie, body limits, exception handlers, telemetry) and FastAPI's
+    routing held ~14 KiB of each open socket (issue 23), and none of them does anything for a socket: its handler
+    checks the origin, the rate limit and the identity itself (:mod:`.routes.ws`, :mod:`.routes.lobby`). The
+    routes are declared on the routers as ever; :func:`create_app` lists them in :attr:`sockets`."""
+
+    #: The WebSocket routes, served straight from :meth:`__call__` (``None``: through the stack, as FastAPI does).
+    sockets: Router | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and self.sockets is not None:
+            for route in self.sockets.routes:
+                match, child = route.matches(scope)
+                if match is Match.FULL:
+                    scope.update(child)
+                    scope["app"] = self  # what ``WebSocket.app`` reads, as Starlette's own call sets it
+                    await route.handle(scope, receive, send)
+                    return
+        await super().__call__(scope, receive, send)  # any other path: the whole stack, as ever
+
+
+def _direct(endpoint: Callable[..., Awaitable[None]]) -> Callable[[WebSocket], Awaitable[None]]:
+    """A FastAPI WebSocket endpoint ``(ws, **path params)`` as a Starlette one ``(ws)``."""
+
+    async def run(websocket: WebSocket) -> None:
+        await endpoint(websocket, **websocket.path_params)
+
+    return run
 
 
 def _wants_json(request: Request) -> bool:
