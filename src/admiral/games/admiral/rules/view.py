@@ -130,6 +130,12 @@ def history(log: Sequence[Event]) -> tuple[PlyView, ...]:
     return moves.lines()
 
 
+@functools.cache
+def _step_text(src: Cell, dst: Cell) -> str:
+    """``e4-e5``: one string object per step of the board (a long game keeps hundreds of lines, issue 23)."""
+    return f"{cell_name(src)}-{cell_name(dst)}"
+
+
 class MoveList:
     """:func:`history` kept up along a growing event log: :meth:`extend` reads only the events it has not read
     yet (a game's log only grows), so a live game's move list costs each event once rather than the whole list
@@ -162,7 +168,7 @@ class MoveList:
         for e in log[self._read :]:
             if isinstance(e, Moved):
                 ln = self._line(e.ply, e.side)
-                ln[2] += f"{cell_name(e.src)}-{cell_name(e.dst)}"
+                ln[2] += _step_text(e.src, e.dst)  # a step's line is the shared text itself: one string per step
             elif isinstance(e, DeclarationRequested):
                 ln = self._line(e.ply, e.defender.opponent)
                 ln[2] += f"x{cell_name(e.target)}" if ln[2] else f"{cell_name(e.src)}x{cell_name(e.target)}"
