@@ -230,3 +230,26 @@ def test_a_line_per_ply_only_at_debug(browsers, caplog) -> None:
             live.act("north")
         lines = [r.getMessage() for r in caplog.records if "ply=" in r.getMessage()]
         assert len(lines) == 1 and lines[0].startswith(f"game={live.id} ply=1 side=north action=")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+async def test_the_freezer_moves_the_living_out_of_sight_and_gives_them_back(monkeypatch, anyio_backend) -> None:
+    """Issue 23 (``GC_FREEZE_S``, ``GC_THAW_S``): every interval what is alive is frozen; after the thaw interval
+    it is unfrozen and collected once, then frozen again; ``0`` never freezes."""
+    import asyncio
+
+    from admiral.web import app as app_module
+
+    calls: list[str] = []
+    for name in ("freeze", "unfreeze", "collect"):
+        monkeypatch.setattr(app_module.gc, name, lambda name=name: calls.append(name))
+    await app_module._freeze_forever(0, 1.0)
+    assert calls == []
+    task = asyncio.create_task(app_module._freeze_forever(0.01, 0.025))
+    await asyncio.sleep(0.15)
+    task.cancel()
+    assert calls.count("freeze") >= 3 and calls.count("unfreeze") >= 1
+    for i, name in enumerate(calls):
+        if name == "unfreeze":
+            assert calls[i + 1 : i + 3] == ["collect", "freeze"]
