@@ -8,6 +8,7 @@ the update arrives (``--think-ms 0``: the server's saturation) or after a human-
 
 - actions/s over the play phase (all games together);
 - p50/p99 latency from an action's send to the opponent's snapshot with the new version (ms);
+- the servers' full garbage collections during play (their ``/metrics``: count, time, those over 100 ms);
 - the server's RSS per open game (``/proc/<pid>/status`` VmRSS with every game open, minus the idle RSS), and again
   after play with every socket closed and the games idle in memory (an upper bound: freed memory need not go back
   to the system),
@@ -74,6 +75,29 @@ def cpu_s(pid: int) -> float:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
         return 0.0
+
+
+def gc_pauses(urls: list[str]) -> tuple[float, float, float]:
+    """Full (generation 2) garbage collections the servers at ``urls`` counted so far (their ``/metrics``,
+    ``admiral_gc_pause_seconds``): ``(count, seconds in all, count over 100 ms)``, summed; zeros if unreadable."""
+    count = total = slow = 0.0
+    for url in urls:
+        try:
+            text = httpx.get(f"{url}/metrics", timeout=10).text
+        except httpx.HTTPError:
+            continue
+        for line in text.splitlines():
+            if 'generation="2"' not in line or line.startswith("#"):
+                continue
+            name, value = line.split(" ")[0], float(line.rsplit(" ", 1)[1])
+            if name.startswith("admiral_gc_pause_seconds_count"):
+                count += value
+                slow += value
+            elif name.startswith("admiral_gc_pause_seconds_sum"):
+                total += value
+            elif name.startswith("admiral_gc_pause_seconds_bucket") and 'le="0.1"' in name:
+                slow -= value
+    return count, total, slow
 
 
 def free_port() -> int:
@@ -361,6 +385,7 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
             bots = asyncio.create_task(bot_games(urls[0], args.bot_games, args.bot_level, bot_outcome))
         t_play = time.perf_counter()
         cpu_play = sum(cpu_s(p) for p in pids)
+        gc_play = gc_pauses(urls)
         rss_open = rss_kib(pid) if pid else 0
         print(f"{args.games} games open and ready in {t_play - t0:.1f} s", flush=True)
         await asyncio.gather(*tasks)
@@ -370,6 +395,7 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
         if bots is not None:
             bots.cancel()
         cpu_used = sum(cpu_s(p) for p in pids) - cpu_play
+        gc_end = gc_pauses(urls)
         await asyncio.sleep(2.0)  # every socket has closed: the games stay in memory, idle
         rss_closed = rss_kib(pid) if pid else 0
     lat = sorted(bench.latencies)
@@ -379,6 +405,10 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
     print(f"latency send → opponent's update: p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms (n={len(lat)})")
     if lat:
         print(f"  mean {statistics.fmean(lat) * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms")
+    n_gc, s_gc, slow_gc = (b - a for a, b in zip(gc_play, gc_end, strict=True))
+    if n_gc:
+        print(f"full garbage collections during play: {n_gc:.0f}, {s_gc * 1000:.0f} ms in all, mean "
+              f"{s_gc / n_gc * 1000:.0f} ms, {slow_gc:.0f} over 100 ms (admiral_gc_pause_seconds)")  # fmt: skip
     if bots is not None:
         print(f"meanwhile {args.bot_games} games against AI level {args.bot_level}, answered at once: "
               f"{dict(sorted(bot_outcome.items()))}")  # fmt: skip

@@ -253,3 +253,21 @@ async def test_the_freezer_moves_the_living_out_of_sight_and_gives_them_back(mon
     for i, name in enumerate(calls):
         if name == "unfreeze":
             assert calls[i + 1 : i + 3] == ["collect", "freeze"]
+
+
+def test_each_garbage_collection_is_timed_by_generation() -> None:
+    """Issue 23: ``admiral_gc_pause_seconds`` counts every collection by generation, a full one as ``2``."""
+    import gc
+
+    from admiral.service import metrics
+
+    def full() -> tuple[float, float]:
+        samples = {s.name: s.value for s in metrics.GC_PAUSE_SECONDS.collect()[0].samples
+                   if s.labels.get("generation") == "2" and "le" not in s.labels}  # fmt: skip
+        return samples["admiral_gc_pause_seconds_count"], samples["admiral_gc_pause_seconds_sum"]
+
+    count, seconds = full()
+    gc.collect()
+    gc.collect()
+    after, after_s = full()
+    assert after == count + 2 and after_s > seconds

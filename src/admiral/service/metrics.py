@@ -17,6 +17,9 @@ The service layer updates them with one-line calls; this module imports nothing 
 
 from __future__ import annotations
 
+import gc
+import time
+
 from prometheus_client import (
     GC_COLLECTOR,
     PLATFORM_COLLECTOR,
@@ -27,7 +30,10 @@ from prometheus_client import (
     Histogram,
 )
 
-__all__ = ["ACTIONS", "ACTION_LATENCY", "BOT_MOVE_SECONDS", "CATCH_UPS", "OPEN_GAMES", "REGISTRY", "SOCKETS"]
+__all__ = [
+    "ACTIONS", "ACTION_LATENCY", "BOT_MOVE_SECONDS", "CATCH_UPS", "GC_PAUSE_SECONDS", "OPEN_GAMES", "REGISTRY",
+    "SOCKETS",
+]  # fmt: skip
 
 #: Every metric of the app; ``GET /metrics`` exposes this registry.
 REGISTRY = CollectorRegistry()
@@ -72,3 +78,27 @@ BOT_MOVE_SECONDS = Histogram(
     registry=REGISTRY,
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0),
 )
+
+#: How long each garbage collection stopped the process, by generation (2: a full one, every object scanned):
+#: what the event loop's latency tail is made of under many open games (issue 23; ``GC_FREEZE_S``).
+GC_PAUSE_SECONDS = Histogram(
+    "admiral_gc_pause_seconds",
+    "Seconds each garbage collection stopped the process, by generation.",
+    ["generation"],
+    registry=REGISTRY,
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+)
+_GC_PAUSES = tuple(GC_PAUSE_SECONDS.labels(generation=str(g)) for g in range(3))
+_gc_started = 0.0
+
+
+def _time_collections(phase: str, info: dict) -> None:
+    """``gc.callbacks`` entry: a collection's start and stop, observed into :data:`GC_PAUSE_SECONDS`."""
+    global _gc_started
+    if phase == "start":
+        _gc_started = time.perf_counter()
+    else:
+        _GC_PAUSES[info["generation"]].observe(time.perf_counter() - _gc_started)
+
+
+gc.callbacks.append(_time_collections)
