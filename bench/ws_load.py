@@ -4,7 +4,8 @@ Starts ``admiral serve`` on a temporary SQLite database (or targets ``--url``), 
 joins them through their invite links, opens two sockets per game (``websockets``), auto-arranges and readies
 both fleets, then plays random legal actions, ``--plies`` plies a game, and resigns. Players act as soon as
 the update arrives (``--think-ms 0``: the server's saturation) or after a human-like think time
-(``--think-ms 3000``: 1.5–4.5 s). Prints:
+(``--think-ms 3000``: 1.5–4.5 s). ``--game KEY`` (and ``--options JSON``) plays another game of the registry the
+same way («Морской бой» ``battleship`` / ``battleship_ext``, ``naval``, which has no setup phase). Prints:
 
 - actions/s over the play phase (all games together);
 - p50/p99 latency from an action's send to the opponent's snapshot with the new version (ms);
@@ -161,22 +162,27 @@ async def player(
 ) -> None:
     """Play ``side`` on ``ws`` until the game ends or ``plies`` plies were played, thinking a random
     0.5–1.5 × ``think_s`` seconds before each action (0: as fast as the server answers)."""
-    await ws.send(json.dumps({"type": "setup.auto", "setup": {}}))
+    arranged = False  # «Авторасстановка» sent (a game without a setup phase, «Военно-морская игра», starts in play)
     last_sent = -1
     seen = 0
     counted = False
     while True:
         msg = json.loads(await ws.recv())
         kind = msg["type"]
-        if kind == "setup.state" and not msg["ready"] and len(msg["draft"]) == 58:
+        if kind == "setup.state" and not msg["ready"] and msg["draft"] and not msg["problems"]:  # auto-arranged
             await ws.send(json.dumps({"type": "setup.ready", "setup": msg["draft"]}))
             continue
         if kind == "error":
             bench.errors += 1
+            if bench.errors <= 3:
+                print(f"error: {msg}", file=sys.stderr, flush=True)
             continue
         if kind != "snapshot":
             continue
         game = msg["game"]
+        if game["status"] == "setup" and not arranged:
+            arranged = True
+            await ws.send(json.dumps({"type": "setup.auto", "setup": {}}))
         if game["status"] in ("waiting", "setup"):
             continue
         if not counted:
@@ -200,7 +206,9 @@ async def player(
             continue
         if view and view["to_act"] == side and version > last_sent and view["legal"]:
             last_sent = version
-            action = rng.choice(view["legal"])["notation"]  # a structured action: send its notation back
+            # a structured action: send its notation back (an entry without one, «Морской бой»'s compact area
+            # abilities, is skipped)
+            action = rng.choice([a for a in view["legal"] if "notation" in a])["notation"]
             if think_s:
                 await asyncio.sleep(think_s * rng.uniform(0.5, 1.5))
             sent[version] = time.perf_counter()
@@ -228,7 +236,16 @@ def player_address(n: int) -> str:
     return f"127.1.{n // 250 % 250}.{n % 250 + 1}"
 
 
-async def one_game(bench: Bench, urls: list[str], plies: int, seed: int, sem, think_s: float = 0.0) -> None:
+async def one_game(
+    bench: Bench,
+    urls: list[str],
+    plies: int,
+    seed: int,
+    sem,
+    think_s: float = 0.0,
+    game: str = "admiral",
+    options: dict | None = None,
+) -> None:
     south_tok, north_tok = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
     url, other = urls[seed % len(urls)], urls[(seed + 1) % len(urls)]
     south_at, north_at = player_address(2 * seed), player_address(2 * seed + 1)
@@ -240,7 +257,7 @@ async def one_game(bench: Bench, urls: list[str], plies: int, seed: int, sem, th
         r = await request(
             south_http,
             f"{url}/games",
-            json={"time_control": "none", "side": "south"},
+            json={"time_control": "none", "side": "south", "game": game, "options": options or {}},
             headers={"cookie": f"{COOKIE}={south_tok}"},
         )
         r.raise_for_status()
@@ -367,7 +384,18 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
     if True:
         t0 = time.perf_counter()
         tasks = [
-            asyncio.create_task(one_game(bench, urls, args.plies, args.seed + i, sem, args.think_ms / 1000))
+            asyncio.create_task(
+                one_game(
+                    bench,
+                    urls,
+                    args.plies,
+                    args.seed + i,
+                    sem,
+                    args.think_ms / 1000,
+                    args.game,
+                    json.loads(args.options),
+                )
+            )
             for i in range(args.games)
         ]
         ready = asyncio.create_task(bench.all_ready.wait())
@@ -400,7 +428,8 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
         rss_closed = rss_kib(pid) if pid else 0
     lat = sorted(bench.latencies)
     p = (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000) if lat else (lambda q: float("nan"))
-    print(f"games: {args.games}, plies per game: {args.plies}, think time: {args.think_ms} ms, errors: {bench.errors}")
+    print(f"game: {args.game} {args.options}; games: {args.games}, plies per game: {args.plies}, think time: "
+          f"{args.think_ms} ms, errors: {bench.errors}")  # fmt: skip
     print(f"actions: {bench.actions} in {t_end - t_play:.1f} s → {bench.actions / (t_end - t_play):,.0f} actions/s")
     print(f"latency send → opponent's update: p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms (n={len(lat)})")
     if lat:
@@ -594,6 +623,8 @@ def main() -> None:
     ap.add_argument("--url", help="target a running server instead of starting one")
     ap.add_argument("--games", type=int, default=500)
     ap.add_argument("--plies", type=int, default=40, help="plies per game before South resigns")
+    ap.add_argument("--game", default="admiral", help="the game's key in the registry (admiral.games.GAMES)")
+    ap.add_argument("--options", default="{}", help='its room options as JSON, e.g. \'{"rules": "hasbro"}\'')
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument(
         "--think-ms",
