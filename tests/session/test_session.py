@@ -125,6 +125,7 @@ async def test_the_encoded_views_are_bounded_across_games(session, friend_game, 
     """Issue 23: the process keeps the newest :data:`snapshot.VIEW_CACHE_ENTRIES` encoded views, not every open
     game's: an idle game's bytes are forgotten, and built again when it is shown."""
     monkeypatch.setattr(snapshot, "VIEW_CACHE_ENTRIES", 3)
+    snapshot._encoded.clear()  # what earlier tests of this process left
     games = [await friend_game() for _ in range(3)]
     for g in games:
         await _ready(session, g)

@@ -75,7 +75,7 @@ def encoded_view(g: LiveGame, side: str | None) -> orjson.Fragment | None:
     fragment = orjson.Fragment(bytes(memoryview(orjson.dumps(view(g, side)))))
     _encoded[key] = (version, g.views_epoch, fragment)
     _encoded.move_to_end(key)
-    if len(_encoded) > VIEW_CACHE_ENTRIES:
+    while len(_encoded) > VIEW_CACHE_ENTRIES:
         _encoded.popitem(last=False)
     return fragment
 
