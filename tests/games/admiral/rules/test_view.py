@@ -381,9 +381,11 @@ class TestHistory:
             kept = game.view(game.state.to_act, moves=True).history
             assert kept == history(game.log), game.ply
             if game.ply % 50 == 25:
-                twin = game.copy()
+                twin = game.copy()  # goes on from the original's kept list; the original's stays as it was
+                assert twin._moves is not game._moves and twin._moves.read == len(game.log)
                 twin.apply(rng.choice(legal_actions(twin.state)))
                 assert twin.view("spectator", moves=True).history == history(twin.log)
+                assert game.view("spectator", moves=True).history == history(game.log)
             game.apply(rng.choice(legal_actions(game.state)))
         assert game.view("spectator", moves=True).history == history(game.log)
 

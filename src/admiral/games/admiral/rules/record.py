@@ -111,6 +111,15 @@ class Game(RecordedGame):
         self.log.extend(events)
         return events
 
+    def copy(self) -> Game:
+        """:meth:`RecordedGame.copy`, with this game's move list (the server applies each move to a copy and keeps
+        the copy: without it, every version would read the whole log again)."""
+        twin = super().copy()
+        kept = getattr(self, "_moves", None)
+        if kept is not None:
+            twin._moves = kept.copy()
+        return twin
+
     def view(self, audience: Side | str, *, since: int | None = None, moves: bool = False) -> PlayerView:
         """The view for ``audience`` (see :func:`admiral.games.admiral.rules.view`); ``moves``: with the move
         list, kept up along the log by this game's own :class:`MoveList` (every audience's view of every version

@@ -190,6 +190,14 @@ class MoveList:
                 self._reports += 1
         self._read = len(log)
 
+    def copy(self) -> MoveList:
+        """An independent copy (its lines are immutable and shared): a game's copy goes on from here."""
+        twin = MoveList()
+        twin._out = list(self._out)
+        twin._cur = None if self._cur is None else list(self._cur)
+        twin._waiting, twin._reports, twin._read = self._waiting, self._reports, self._read
+        return twin
+
     def lines(self) -> tuple[PlyView, ...]:
         """The move list so far: one :class:`PlyView` per ply."""
         if self._cur is None:
