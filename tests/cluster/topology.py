@@ -124,8 +124,11 @@ class Nginx:
         (workdir / "site.conf").write_text(site)
         user = "user root root;\n" if os.geteuid() == 0 else ""  # the workers read and write in workdir
         (workdir / "nginx.conf").write_text(
-            f"{user}worker_processes 1;\npid {workdir}/nginx.pid;\nerror_log {self.error_log} info;\n"
-            "events { worker_connections 4096; }\n"
+            # a proxied socket holds two connections (client, replica): 2,000 games' 4,000 sockets need 8,000 (issue
+            # 23's load through nginx met the 4,096 of before); the descriptors within this machine's hard limit
+            f"{user}worker_processes 1;\nworker_rlimit_nofile 20000;\npid {workdir}/nginx.pid;\n"
+            f"error_log {self.error_log} info;\n"
+            "events { worker_connections 16384; }\n"
             "http {\n"
             f"  client_body_temp_path {workdir}/body; proxy_temp_path {workdir}/proxy;\n"
             f"  fastcgi_temp_path {workdir}/fastcgi; uwsgi_temp_path {workdir}/uwsgi; scgi_temp_path {workdir}/scgi;\n"
