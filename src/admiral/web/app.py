@@ -318,9 +318,10 @@ class AdmiralApp(FastAPI):
 
     A socket's handler runs for the whole game, and every layer it passes through stays in memory with it: the
     middleware stack (errors, the browser cookie, body limits, exception handlers, telemetry) and FastAPI's
-    routing held ~14 KiB of each open socket (issue 23), and none of them does anything for a socket: its handler
-    checks the origin, the rate limit and the identity itself (:mod:`.routes.ws`, :mod:`.routes.lobby`). The
-    routes are declared on the routers as ever; :func:`create_app` lists them in :attr:`sockets`."""
+    routing held ~11 KiB of each open socket (issue 23, tracemalloc), and none of them does anything for a
+    socket: its handler checks the origin, the rate limit and the identity itself (:mod:`.routes.ws`,
+    :mod:`.routes.lobby`). The routes are declared on the routers as ever; :func:`create_app` lists them in
+    :attr:`sockets`."""
 
     #: The WebSocket routes, served straight from :meth:`__call__` (``None``: through the stack, as FastAPI does).
     sockets: Router | None = None
