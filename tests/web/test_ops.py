@@ -247,7 +247,10 @@ async def test_the_freezer_moves_the_living_out_of_sight_and_gives_them_back(mon
     await app_module._freeze_forever(0, 1.0)
     assert calls == []
     task = asyncio.create_task(app_module._freeze_forever(0.01, 0.025))
-    await asyncio.sleep(0.15)
+    for _ in range(500):  # a starved loop wakes the task less often: wait for what must happen, 5 s at most
+        if calls.count("freeze") >= 3 and calls.count("unfreeze") >= 1:
+            break
+        await asyncio.sleep(0.01)
     task.cancel()
     assert calls.count("freeze") >= 3 and calls.count("unfreeze") >= 1
     for i, name in enumerate(calls):
@@ -270,4 +273,4 @@ def test_each_garbage_collection_is_timed_by_generation() -> None:
     gc.collect()
     gc.collect()
     after, after_s = full()
-    assert after == count + 2 and after_s > seconds
+    assert after >= count + 2 and after_s > seconds  # another thread may have collected meanwhile
