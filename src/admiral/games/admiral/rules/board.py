@@ -73,6 +73,8 @@ def cell_row(cell: Cell) -> int:
 
 _NAMES = tuple(f"{COLUMNS[c // HEIGHT]}{c % HEIGHT + 1}" for c in CELLS)
 _BY_NAME = {n: i for i, n in enumerate(_NAMES)}
+#: Every cell's notation by cell index (what :func:`cell_name` reads), for code that names many cells at once.
+CELL_NAMES = _NAMES
 
 
 def cell_name(cell: Cell) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .actions import Action, Attack, Declare, Detonate, Move
-from .board import BLAST, CELLS, Cell, cell_name
+from .board import BLAST, CELL_NAMES, Cell, cell_name
 from .errors import IllegalAction
 from .events import BattleReport, DeclarationRequested, Event, Moved, Result
 from .state import GameState, legal_actions
@@ -40,11 +40,10 @@ class UnitView:
 
     def to_dict(self) -> dict:
         """``{"cell": "e4", "side": "south", "kind": "L" | None}``."""
-        return {"cell": _CELL[self.cell], "side": _SIDE[self.side], "kind": _KIND[self.kind]}
+        return {"cell": CELL_NAMES[self.cell], "side": _SIDE[self.side], "kind": _KIND[self.kind]}
 
 
 #: Wire names by value, read on every view of every unit (an enum's property costs a call each time).
-_CELL = tuple(cell_name(c) for c in CELLS)
 _SIDE = {s: s.label for s in Side}
 _KIND: dict[Kind | None, str | None] = {k: k.code for k in Kind} | {None: None}
 _KINDS, _SIDES = tuple(Kind), tuple(Side)
@@ -132,8 +131,9 @@ def history(log: Sequence[Event]) -> tuple[PlyView, ...]:
 
 @functools.cache
 def _step_text(src: Cell, dst: Cell) -> str:
-    """``e4-e5``: one string object per step of the board (a long game keeps hundreds of lines, issue 23)."""
-    return f"{cell_name(src)}-{cell_name(dst)}"
+    """``e4-e5`` (:class:`Move`'s notation): one string object per step of the board (a long game keeps hundreds
+    of lines, and every legal list names its steps: issue 23)."""
+    return str(Move(src, dst))
 
 
 class MoveList:
@@ -311,8 +311,10 @@ def action_to_dict(action: Action, own: Mapping[Cell, Kind], target: Cell | None
     :raises TypeError: for an action no player lists (the server's end actions, a resignation).
     """
     if type(action) is Move:  # the most of every list: its names read from the table
-        src, dst = _CELL[action.src], _CELL[action.dst]
-        return {"type": "move", "src": src, "dst": dst, "notation": f"{src}-{dst}"}
+        return {
+            "type": "move", "src": CELL_NAMES[action.src], "dst": CELL_NAMES[action.dst],
+            "notation": _step_text(action.src, action.dst),
+        }  # fmt: skip
     if isinstance(action, Attack):
         origin = action.origin
         members = action.formation or (origin,)
