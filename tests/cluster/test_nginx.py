@@ -330,3 +330,29 @@ def test_nginx_refusals_are_json_and_its_logs_keep_no_secret(topology) -> None:
     # the lines are there, without their secrets
     assert "/j/..." in logs and "/reset/..." in logs and "limiting requests" in logs
     assert code not in logs and "secret-reset-token" not in logs
+
+
+def test_nginx_holds_thousands_of_connections(topology) -> None:
+    # Issue 23: a proxied game socket holds two of nginx's connections (the player's and the replica's), and the
+    # image's own main configuration allowed 1,024 a worker: ~500 sockets a worker, where 2,000 games need 4,000.
+    # deploy/nginx-main.conf raises it; with the image's limit, the 2,500 idle connections here fill every worker
+    # and the requests below go unanswered.
+    import socket
+
+    _one, _two, proxy = topology
+    held: list[socket.socket] = []
+    try:
+        for i in range(2500):
+            s = socket.socket()
+            s.bind((f"127.6.{i // 200}.{i % 200 + 1}", 0))
+            s.settimeout(10)
+            s.connect(("127.0.0.1", proxy.port))
+            held.append(s)
+        time.sleep(0.5)  # nginx accepts them all (or, at its limit, stops accepting)
+        for s in (held[0], held[-1]):
+            s.sendall(f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{proxy.port}\r\nConnection: close\r\n\r\n".encode())
+            assert s.recv(64).startswith(b"HTTP/1.1 200")
+        assert Player("127.7.0.1").get(proxy.url, "/healthz").status_code == 200
+    finally:
+        for s in held:
+            s.close()

@@ -1,7 +1,7 @@
 """The production topology on one machine, for the cluster tests and the load benchmark: app instances as real
 ``uvicorn`` processes sharing PostgreSQL and Redis, and Debian's ``nginx`` in front of them running the project's
-own ``deploy/nginx.conf`` (only the replicas' addresses, the port and the log path replaced), as a non-root
-process on a free loopback port.
+own ``deploy/nginx.conf`` inside its ``deploy/nginx-main.conf`` (only the replicas' addresses, the port and the
+paths replaced), as a non-root process on a free loopback port.
 
 Also a command, to run the topology by hand (for ``bench/ws_load.py --url``; PostgreSQL and Redis required)::
 
@@ -30,6 +30,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX_CONF = ROOT / "deploy" / "nginx.conf"
+NGINX_MAIN_CONF = ROOT / "deploy" / "nginx-main.conf"
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
 
 
@@ -95,9 +96,9 @@ class Instance:
 
 
 class Nginx:
-    """Debian's nginx running ``deploy/nginx.conf`` in front of ``upstreams`` (``host:port`` of two instances,
-    in place of compose's ``app1:8000`` and ``app2:8000``) on a free loopback port, as a non-root process: its
-    pid file, logs and temporary files live in ``workdir``.
+    """Debian's nginx running ``deploy/nginx.conf`` (inside ``deploy/nginx-main.conf``) in front of ``upstreams``
+    (``host:port`` of two instances, in place of compose's ``app1:8000`` and ``app2:8000``) on a free loopback
+    port, as a non-root process: its pid file, logs and temporary files live in ``workdir``.
 
     :raises RuntimeError: nginx is missing, refuses the configuration, or does not answer."""
 
@@ -122,19 +123,23 @@ class Nginx:
                 raise RuntimeError(f"deploy/nginx.conf no longer has {old!r}: update tests/cluster/topology.py")
             site = site.replace(old, new)
         (workdir / "site.conf").write_text(site)
-        user = "user root root;\n" if os.geteuid() == 0 else ""  # the workers read and write in workdir
-        (workdir / "nginx.conf").write_text(
-            # a proxied socket holds two connections (client, replica): 2,000 games' 4,000 sockets need 8,000 (issue
-            # 23's load through nginx met the 4,096 of before); the descriptors within this machine's hard limit
-            f"{user}worker_processes 1;\nworker_rlimit_nofile 20000;\npid {workdir}/nginx.pid;\n"
-            f"error_log {self.error_log} info;\n"
-            "events { worker_connections 16384; }\n"
-            "http {\n"
-            f"  client_body_temp_path {workdir}/body; proxy_temp_path {workdir}/proxy;\n"
-            f"  fastcgi_temp_path {workdir}/fastcgi; uwsgi_temp_path {workdir}/uwsgi; scgi_temp_path {workdir}/scgi;\n"
-            f"  include {workdir}/site.conf;\n"
-            "}\n"
-        )
+        main = NGINX_MAIN_CONF.read_text()
+        user = "user root root;" if os.geteuid() == 0 else ""  # the workers read and write in workdir
+        replacements = {
+            "user nginx;": user,
+            "pid /var/run/nginx.pid;": f"pid {workdir}/nginx.pid;",
+            "error_log /var/log/nginx/error.log notice;": f"error_log {self.error_log} info;",
+            "include /etc/nginx/conf.d/*.conf;": (
+                f"client_body_temp_path {workdir}/body; proxy_temp_path {workdir}/proxy;\n"
+                f"    fastcgi_temp_path {workdir}/fastcgi; uwsgi_temp_path {workdir}/uwsgi;\n"
+                f"    scgi_temp_path {workdir}/scgi;\n    include {workdir}/site.conf;"
+            ),
+        }
+        for old, new in replacements.items():
+            if old not in main:
+                raise RuntimeError(f"deploy/nginx-main.conf no longer has {old!r}: update tests/cluster/topology.py")
+            main = main.replace(old, new)
+        (workdir / "nginx.conf").write_text(main)
         log = workdir / "nginx-stdout.log"
         with log.open("wb") as out:
             self.proc = subprocess.Popen(
