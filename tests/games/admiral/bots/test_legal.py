@@ -175,6 +175,11 @@ def test_level_five_keeps_its_plan_but_not_its_cells() -> None:
         assert any(setup.get(n) is Kind.A for n in RING[aircraft])
         bomb = next(c for c, k in setup.items() if k is Kind.AB)
         assert not any(setup.get(c) is Kind.VMB for c in BLAST[bomb])
+        # issue 22: a back corner where one is clear of the bases (from row 3 an enemy reached it within 8 plies)
+        bases = [cell_col(c) for c, k in setup.items() if k is Kind.VMB]
+        corner = any(all(abs(col - b) > 2 for b in bases) for col in (0, 13))
+        at = (cell_col(bomb), cell_row(bomb))
+        assert at in ({(0, 0), (0, 1), (13, 0), (13, 1)} if corner else {(0, 3), (1, 3), (12, 3), (13, 3)}), bases
 
     def alike(a: dict, b: dict) -> int:
         mirrored = {cell_at(13 - cell_col(c), cell_row(c)): k for c, k in a.items()}

@@ -255,8 +255,11 @@ SETTLED, ROUND, MAX_ROUNDS = 3.0, 12, 40
 #: The chance that the enemy sets off a bomb it can reach in ``d`` orthogonal steps (index ``min(d, 5)``): what the
 #: own units in the blast square risk (rules §8). Within two steps a ship reaches it this very turn (a step, then a
 #: contact attack: rules §4.2, §6). The first goal run gave 0.98 own units a game to the own bomb at (0.5, 0.5, 0.3,
-#: 0.15, 0.08, 0.02): most blasts came from enemies one turn away, where the guard counted only half the risk.
-BLAST_RISK = (0.9, 0.9, 0.8, 0.4, 0.2, 0.05)
+#: 0.15, 0.08, 0.02): most blasts came from enemies one turn away, where the guard counted only half the risk. The
+#: second (0.67 a game at (0.9, 0.9, 0.8, 0.4, 0.2, 0.05)) lost most in squares crowded long before an enemy came
+#: near: one step a turn cannot empty a square once an enemy is two steps off, so a crowd beside the bomb costs from
+#: afar too (the floor), and the fleet keeps clear of it, or the bomb of the fleet, before the enemy arrives.
+BLAST_RISK = (0.9, 0.9, 0.8, 0.5, 0.35, 0.25)
 #: The same chance from a marker that may be an aircraft (weighed by that probability): one within
 #: :data:`AIR_LINE` cells along the bomb's row or column, or one column or row beside it (a step, then a strike
 #: from up to 4 cells: rules §6), reaches the bomb this turn.

@@ -11,8 +11,8 @@ The same structure every game, on other cells every game (both setups are open a
   the stationary mine and the fireship, in an order drawn every game with two spare cells among them;
 - behind it: ``КРПЛ + 2 ПЛ`` behind the battleships; a torpedo boat with two torpedoes behind the
   cruisers and another behind the raiders;
-- the carrier with its aircraft beside it somewhere in the middle columns, the atomic bomb on a side
-  edge where its blast cannot reach a base;
+- the carrier with its aircraft beside it somewhere in the middle columns, the atomic bomb in a back corner
+  (else on a side edge in row 3) where its blast cannot reach a base;
 - every other unit dealt at random into the free cells.
 """
 
@@ -80,8 +80,8 @@ def _front(rng: random.Random) -> dict[Pos, Kind]:
 def _second_line(front: dict[Pos, Kind], taken: dict[Pos, Kind], rng: random.Random):
     """Rows 1–3 behind the front: ``КРПЛ + 2 ПЛ`` behind the battleships, a torpedo boat with two
     torpedoes behind the cruisers and another behind the raiders, the carrier and its aircraft side by
-    side in the middle columns, the atomic bomb on a side edge. Yields (position, kind) as it goes;
-    ``taken`` is the setup so far, which the caller extends with each position it accepts (a position
+    side in the middle columns, the atomic bomb in a back corner (else on a side edge). Yields (position, kind) as
+    it goes; ``taken`` is the setup so far, which the caller extends with each position it accepts (a position
     off the board or taken is skipped, and its unit is dealt at random later)."""
     cols = {k: sorted(c for (c, _), kk in front.items() if kk is k) for k in (K.L, K.KR, K.R)}
     first = cols[K.L][0] - rng.choice((0, 1))  # the pack's three cells, under the battleships
@@ -99,10 +99,13 @@ def _second_line(front: dict[Pos, Kind], taken: dict[Pos, Kind], rng: random.Ran
             yield (c, r), K.A
             yield mate, K.S
             break
-    # The bomb's 5×5 blast (rules §8) from row 3 stops at row 1; from row 2 it reaches the back edge, so
-    # row 2 only where no base stands within two columns.
+    # The bomb in a back corner, where no base stands within two columns (its 5×5 blast, rules §8, reaches the
+    # back edge from rows 0–2); else on a side edge in row 3, whose blast stops at row 1. Issue 22: from row 3, one
+    # step behind the front row, an enemy ship reached it through the front within 4–8 plies in games against
+    # level 4, taking the crowd of the opening around it (up to 11 units).
     bases = [c for (c, r), k in taken.items() if k is K.VMB]
-    spots = [(c, 3) for c in (0, 1, 12, 13)] + [(c, 2) for c in (0, 13) if all(abs(c - b) > 2 for b in bases)]
+    spots = [(c, r) for c in (0, 13) for r in (0, 1) if all(abs(c - b) > 2 for b in bases)]
+    spots = [p for p in spots if p not in taken] or [(c, 3) for c in (0, 1, 12, 13)]
     yield rng.choice([p for p in spots if p not in taken] or spots), K.AB
 
 
