@@ -3,10 +3,11 @@ figures say how often, this says where and why.
 
 Plays the games of ``admiral tournament`` (the same bots and seeds: game ``i`` of seed ``S``, level A South in even
 games) and prints, per game, its result and every atomic-bomb explosion (rules §8): whose bomb, set
-off how and by what from where, how long the bomb had stood on its cell and where it came from, and the units each
-side lost; for a quiet-sea draw (§10.3) and for a game level A lost also the final board (level A's units in
-capitals), what each side moved in the last 200 plies and the battle reports before them. ``--jobs N`` plays N games
-at once (printed in order). ``--keep DIR`` pickles every game (``(Game, a_side)``) there.
+off how and by what from where, how long the bomb had stood on its cell and where it came from, the units each
+side lost, and for a bomb the enemy set off what its owner faced on its last turn before (the own worth in the blast
+square, the nearest enemy); for a quiet-sea draw (§10.3) and for a game level A lost also the final board (level
+A's units in capitals), what each side moved in the last 200 plies and the battle reports before them. ``--jobs N``
+plays N games at once (printed in order). ``--keep DIR`` pickles every game (``(Game, a_side)``) there.
 
     nice -n 10 .venv/bin/python bench/admiral_reports.py --a 5 --b 4 --seed 1 --first 0 --games 8 --time-per-move 300
 """
@@ -21,9 +22,9 @@ from collections import Counter
 from functools import partial
 from pathlib import Path
 
-from admiral.games.admiral.bots.tournament import game_metrics, match_bots, play_game
+from admiral.games.admiral.bots.tournament import WORTH, game_metrics, match_bots, play_game
 from admiral.games.admiral.rules import BattleReport, Game, Kind, Moved, Reason, Side
-from admiral.games.admiral.rules.board import HEIGHT, WIDTH, cell_name
+from admiral.games.admiral.rules.board import BLAST, HEIGHT, WIDTH, cell_name
 
 
 def board_text(game: Game, a_side: Side) -> str:
@@ -63,7 +64,36 @@ def explosions(game: Game, a_side: Side) -> list[str]:
             f"{att.kind.name} on {cell_name(att.cell)} ({src}); the bomb had stood there {stood}; its side lost "
             f"{own or 'nothing else'}, the other {enemy or 'nothing'}"
         )
+        if e.method != "detonation":
+            out.append(f"    {last_turn(game, owner, e.ply)}")
     return out
+
+
+def square(game: Game, owner: Side) -> str:
+    """Where ``owner``'s bomb stands in ``game``'s state, the worth of the owner's other units in its blast square
+    (rules §8, :data:`WORTH`) and the nearest enemy unit's distance in orthogonal steps."""
+    board = game.state.board
+    bomb = next((c for c, u in enumerate(board) if u is not None and u.side is owner and u.kind is Kind.AB), None)
+    if bomb is None:
+        return "no bomb"
+    crowd = [board[c].kind for c in BLAST[bomb] if c != bomb and board[c] is not None and board[c].side is owner]
+    bc, br = divmod(bomb, HEIGHT)
+    near = min(
+        (abs(c // HEIGHT - bc) + abs(c % HEIGHT - br) for c, u in enumerate(board) if u is not None and u.side
+         is not owner), default=99,
+    )  # fmt: skip
+    return f"bomb {cell_name(bomb)}, {sum(WORTH[k] for k in crowd)} worth in {len(crowd)} units, enemy {near} off"
+
+
+def last_turn(game: Game, owner: Side, ply: int) -> str:
+    """What the owner of a bomb the enemy set off at ``ply`` faced on its last turn before (replayed): its bomb's
+    square (:func:`square`) before and after that turn (issue 22: could it have emptied it?)."""
+    turns = [e.ply for e in game.log if getattr(e, "side", None) is owner and e.ply < ply]
+    if not turns:
+        return "no turn of the owner's before"
+    before = game.record.replay(turns[-1])
+    after = game.record.replay(turns[-1] + 1)
+    return f"its last turn (ply {turns[-1]}): before {square(before, owner)}; after {square(after, owner)}"
 
 
 def story(game: Game, a_side: Side) -> list[str]:
