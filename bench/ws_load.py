@@ -9,7 +9,9 @@ same way («Морской бой» ``battleship`` / ``battleship_ext``, ``naval
 
 - actions/s over the play phase (all games together);
 - p50/p99 latency from an action's send to the opponent's snapshot with the new version (ms);
-- the servers' full garbage collections during play (their ``/metrics``: count, time, those over 100 ms);
+- the servers' full garbage collections during play (their ``/metrics``: count, time, those over 100 ms), and how
+  late their event loops woke a 0.1 s sleep (``admiral_event_loop_lag_seconds``): the servers' own share of the
+  latency tail, the rest being the load client's and the network's;
 - the server's RSS per open game (``/proc/<pid>/status`` VmRSS with every game open, minus the idle RSS), and again
   after play with every socket closed and the games idle in memory (an upper bound: freed memory need not go back
   to the system),
@@ -99,6 +101,35 @@ def gc_pauses(urls: list[str]) -> tuple[float, float, float]:
             elif name.startswith("admiral_gc_pause_seconds_bucket") and 'le="0.1"' in name:
                 slow -= value
     return count, total, slow
+
+
+def loop_lags(urls: list[str]) -> dict[str, float]:
+    """The servers' event-loop lag histogram so far (their ``/metrics``, ``admiral_event_loop_lag_seconds``, a
+    sample per 0.1 s tick): cumulative count per bucket edge (``le``, seconds as text; ``+Inf`` the total), summed."""
+    out: dict[str, float] = {}
+    for url in urls:
+        try:
+            text = httpx.get(f"{url}/metrics", timeout=10).text
+        except httpx.HTTPError:
+            continue
+        for line in text.splitlines():
+            if line.startswith("admiral_event_loop_lag_seconds_bucket{"):
+                le = line.split('le="', 1)[1].split('"', 1)[0]
+                out[le] = out.get(le, 0.0) + float(line.rsplit(" ", 1)[1])
+    return out
+
+
+def lag_summary(before: dict[str, float], after: dict[str, float]) -> str:
+    """What the servers' event loops did between two :func:`loop_lags` readings: wake-ups, those late by over 50 and
+    100 ms, and the bucket edge under which 99 % of them woke (the loop's own p99, an upper bound)."""
+    diff = {le: after.get(le, 0.0) - before.get(le, 0.0) for le in after}
+    total = diff.get("+Inf", 0.0)
+    if not total:
+        return "no readings (admiral_event_loop_lag_seconds)"
+    edges = sorted((float(le), n) for le, n in diff.items() if le != "+Inf")
+    p99 = next((f"{e * 1000:g} ms" for e, n in edges if n >= 0.99 * total), "over the last bucket")
+    late, later = total - diff.get("0.05", 0.0), total - diff.get("0.1", 0.0)
+    return f"{total:.0f} wake-ups, {late:.0f} over 50 ms late, {later:.0f} over 100 ms; p99 ≤ {p99}"
 
 
 def free_port() -> int:
@@ -414,6 +445,7 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
         t_play = time.perf_counter()
         cpu_play = sum(cpu_s(p) for p in pids)
         gc_play = gc_pauses(urls)
+        lag_play = loop_lags(urls)
         rss_open = rss_kib(pid) if pid else 0
         print(f"{args.games} games open and ready in {t_play - t0:.1f} s", flush=True)
         await asyncio.gather(*tasks)
@@ -424,6 +456,7 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
             bots.cancel()
         cpu_used = sum(cpu_s(p) for p in pids) - cpu_play
         gc_end = gc_pauses(urls)
+        lag_end = loop_lags(urls)
         await asyncio.sleep(2.0)  # every socket has closed: the games stay in memory, idle
         rss_closed = rss_kib(pid) if pid else 0
     lat = sorted(bench.latencies)
@@ -438,6 +471,7 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
     if n_gc:
         print(f"full garbage collections during play: {n_gc:.0f}, {s_gc * 1000:.0f} ms in all, mean "
               f"{s_gc / n_gc * 1000:.0f} ms, {slow_gc:.0f} over 100 ms (admiral_gc_pause_seconds)")  # fmt: skip
+    print(f"servers' event loops during play: {lag_summary(lag_play, lag_end)}")
     if bots is not None:
         print(f"meanwhile {args.bot_games} games against AI level {args.bot_level}, answered at once: "
               f"{dict(sorted(bot_outcome.items()))}")  # fmt: skip

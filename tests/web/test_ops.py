@@ -274,3 +274,35 @@ def test_each_garbage_collection_is_timed_by_generation() -> None:
     gc.collect()
     after, after_s = full()
     assert after >= count + 2 and after_s > seconds  # another thread may have collected meanwhile
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+async def test_the_loop_watch_times_how_late_the_event_loop_wakes(anyio_backend) -> None:
+    """Issue 23: ``admiral_event_loop_lag_seconds`` takes one sample per wake-up of the loop watch, and a loop
+    blocked for 80 ms (what a long collection or a blocking call does) shows as a wake-up late by 50 ms or more."""
+    import asyncio
+
+    from admiral.service import metrics
+    from admiral.web import app as app_module
+
+    def counts() -> tuple[float, float]:
+        samples = {(s.name, s.labels.get("le")): s.value for s in metrics.LOOP_LAG_SECONDS.collect()[0].samples}
+        return samples["admiral_event_loop_lag_seconds_count", None], samples[
+            "admiral_event_loop_lag_seconds_bucket", "0.05"
+        ]
+
+    count, quick = counts()
+    task = asyncio.create_task(app_module._watch_loop(0.01))
+    try:
+        await asyncio.sleep(0.005)
+        time.sleep(0.08)  # the loop blocked: the watch's 10 ms sleep ends 70 ms late at least
+        for _ in range(500):
+            await asyncio.sleep(0.01)
+            if counts()[0] >= count + 3:
+                break
+    finally:
+        task.cancel()
+    after, after_quick = counts()
+    assert after >= count + 3
+    assert after - count - (after_quick - quick) >= 1  # at least one wake-up over 50 ms late

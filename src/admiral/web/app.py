@@ -22,7 +22,7 @@ from admiral import i18n
 from admiral.bus import EventBus, InProcessBus
 from admiral.games import GAMES
 from admiral.i18n import N_, _
-from admiral.service import GameService, ServiceOptions, new_browser_token
+from admiral.service import GameService, ServiceOptions, metrics, new_browser_token
 from admiral.service.accounts import AccountService
 from admiral.service.history import HistoryService
 from admiral.service.lobby_room import LobbyRoom
@@ -158,11 +158,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.collect()
         gc.freeze()
         freezer = asyncio.create_task(_freeze_forever(settings.gc_freeze_s, settings.gc_thaw_s))
+        watch = asyncio.create_task(_watch_loop(metrics.LOOP_TICK_S))
         log.info("started environment=%s database=%s", settings.environment, engine.url.render_as_string())
         try:
             yield
         finally:
             freezer.cancel()
+            watch.cancel()
             try:  # bounded: a stuck network call must not hold the process (or a test) forever
                 await asyncio.wait_for(app.state.lobby.stop(), 5)
             except TimeoutError:
@@ -362,6 +364,17 @@ async def _freeze_forever(every_s: float, thaw_s: float) -> None:
             gc.collect()
             thawed = time.monotonic()
         gc.freeze()
+
+
+async def _watch_loop(tick_s: float) -> None:
+    """Forever: sleep ``tick_s`` seconds and observe how late the event loop woke this task into
+    :data:`admiral.service.metrics.LOOP_LAG_SECONDS` (seconds; a collection's pause, a blocking call or a burst of
+    messages shows there as lag)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        due = loop.time() + tick_s
+        await asyncio.sleep(tick_s)
+        metrics.LOOP_LAG_SECONDS.observe(max(0.0, loop.time() - due))
 
 
 def _wants_json(request: Request) -> bool:
