@@ -238,6 +238,30 @@ def test_bot_memory_is_rebuilt_after_a_restart(settings: Settings) -> None:
         assert version + 1 <= g.bot_seen["north"] < snap["game"]["version"] and "north" in g.bots
 
 
+def test_an_idle_game_against_the_bot_leaves_memory_and_the_bot_plays_on(browsers, client) -> None:
+    """Issue 23 (``IDLE_EVICT_S``): an untimed game against the AI that nobody watched for ``idle_evict_s`` (the
+    human to move) leaves the instance's memory, bot and all; opened again, it is reloaded, the human's move is
+    answered by a bot rebuilt from the record."""
+    service = client.app.state.service
+    service.options.idle_evict_s = 1.0
+    b = browsers()
+    game_id = ai_game(b, level=3)
+    with b.ws(game_id) as ws:
+        snap = play_turns(ws, ready(ws), 3)
+        assert "north" in service.games[game_id].bots
+    deadline = time.monotonic() + 10
+    while game_id in service.games:
+        assert time.monotonic() < deadline, "the idle game stayed in memory"
+        time.sleep(0.05)
+    with b.ws(game_id) as ws:
+        again = snapshot(ws)
+        assert again["game"]["version"] == snap["game"]["version"] and again["view"]["to_act"] == "south"
+        after = play_turns(ws, again, 2)
+    assert after["game"]["status"] == "play" and after["game"]["version"] >= snap["game"]["version"] + 4
+    g = service.games[game_id]
+    assert "north" in g.bots and g.bot_seen["north"] >= snap["game"]["version"] + 1  # a bot made anew answered
+
+
 def test_the_bots_courtesy_pause_never_costs_it_a_short_game(client) -> None:
     """QA finding: the 0.5 s pause before each answer ran the bot's clock out in 1+0 games. The pause is at
     most 1 % of the bot's remaining time."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .conftest import Browser, RawDb, live_game, observe, running, snapshot, start_game, until
+from .conftest import Browser, Live, RawDb, fingerprint, live_game, observe, running, snapshot, start_game, until
 
 
 def _db(settings) -> RawDb:
@@ -176,3 +176,34 @@ def test_a_spectator_socket_sees_the_rematch_after_the_sweeper_ran(client, brows
             url = until(ws, lambda m: m["type"] == "rematch")["url"]
         snap = until(pws, lambda m: m["type"] == "snapshot" and m["game"]["rematch_url"] is not None)
     assert snap["game"]["rematch_url"] == url
+
+
+# -- idle games leave memory (issue 23) ------------------------------------------------------------------------
+
+
+def test_an_idle_untimed_game_leaves_memory_and_comes_back_whole(client, browsers) -> None:
+    """Issue 23 (``IDLE_EVICT_S``): an untimed game in play that no socket watched for ``idle_evict_s`` leaves the
+    instance's memory; a timed one and a watched one stay. Opened again, it is reloaded from the database: each
+    seat sees the same version and units as before, and play goes on."""
+    service = client.app.state.service
+    service.options.idle_evict_s = 1.0
+    with live_game(browsers) as live:
+        live.act("south")
+        live.act("north")
+        idle, south, north = live.id, live.south, live.north
+        before = {side: fingerprint(snap) for side, snap in live.snaps.items()}
+    with live_game(browsers, base_ms=3_600_000) as timed:
+        timed.act("south")
+    with live_game(browsers) as watched:
+        _wait(lambda: idle not in service.games)
+        time.sleep(3 * service.options.sweep_interval_s)
+        assert timed.id in service.games and watched.id in service.games
+        watched.act("south")  # its socket still plays the same copy
+    with south.ws(idle) as sws, north.ws(idle) as nws:
+        snaps = {"south": snapshot(sws), "north": snapshot(nws)}
+        assert {side: fingerprint(snap) for side, snap in snaps.items()} == before
+        assert idle in service.games
+        again = Live(idle, south, north, sws, nws, snaps)
+        version = snaps["south"]["game"]["version"]
+        again.act(snaps["south"]["view"]["to_act"])
+        assert again.snaps["south"]["game"]["version"] == again.snaps["north"]["game"]["version"] == version + 1

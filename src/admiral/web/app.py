@@ -133,6 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 max_bot_games=settings.max_bot_games,
                 max_bot_games_per_address=settings.max_bot_games_per_address,
                 turn_mail_interval_s=settings.turn_mail_interval_s,
+                idle_evict_s=settings.idle_evict_s,
             ),
             progress=ProgressService(account_store),
         )

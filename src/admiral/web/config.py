@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     #: them are freed (issue 23: full collections of the whole heap stalled every game for up to 424 ms).
     gc_freeze_s: float = 0.0
     gc_thaw_s: float = 3600.0
+    #: ``IDLE_EVICT_S``: an untimed game in play with no socket open on it for this many seconds leaves this
+    #: instance's memory (reloaded from the database when next asked for, as after a restart; issue 23); 0: never.
+    idle_evict_s: float = 600.0
     #: A game whose invite nobody accepted within this time is aborted by the sweeper (24 h).
     waiting_ttl_s: float = 24 * 3600
     #: Worker processes the bots think in (games against the AI, rules §12).

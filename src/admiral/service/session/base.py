@@ -217,6 +217,7 @@ class SessionBase:
         """Tell every socket of ``g`` (on every instance) that it changed: ``{"type": "changed", "version",
         **extra}`` on the bus (``extra``: one-off facts for some sockets, e.g. ``rematch_url``, ``declined``)."""
         await self._ensure_profiles(g)
+        g.touched = self.now.mono()
         message = {"type": "changed", "version": self._version(g), **extra}
         if self.bus.shared:  # lets other instances skip the database when their copy is already this fresh
             message["revision"] = revision = self.store.known.get(g.id)

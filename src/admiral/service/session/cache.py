@@ -159,10 +159,12 @@ class CacheMixin(SessionBase):
             g = self.games.get(game_id)  # another request may have loaded it meanwhile: keep that copy
             if g is None and loaded is not None:
                 g = self._adopt(loaded)
+                g.touched = self.now.mono()
                 await self._ensure_profiles(g)  # QA (issue 19): a game loaded here showed «Гость» for both
                 return g
         if g is None:
             raise ServiceError("not_found", _("Партия не найдена."))
+        g.touched = self.now.mono()  # what asked for it holds it now: not dropped from under it (``_evictable``)
         if self.bus.shared:
             await self.refresh(g)
         await self._ensure_profiles(g)
@@ -185,6 +187,7 @@ class CacheMixin(SessionBase):
                 self._drive_bots(g)
         if g is None:
             raise ServiceError("not_found", _("Партия не найдена."))
+        g.touched = self.now.mono()
         return g
 
     def _load(self, game_id: str) -> tuple[LiveGame, GameRow] | None:

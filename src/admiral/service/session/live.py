@@ -100,6 +100,9 @@ class ServiceOptions:
     max_bot_games_per_address: int = 6
     #: Seconds between two passes of the sweeper over correspondence games for «ваш ход» mails (issue 19).
     turn_mail_interval_s: float = 60.0
+    #: Seconds an untimed game in play stays cached with no socket open on it and no change (issue 23: memory per
+    #: game); then the sweeper drops it, and the next request or socket reloads it from the database (0: never).
+    idle_evict_s: float = 600.0
 
 
 @dataclass
@@ -232,6 +235,9 @@ class LiveGame:
         #: how many times such a check found the copy behind (a socket that showed an older one sends it again).
         self.chat_checked_at = 0.0
         self.chat_version = 0
+        #: When (the service's monotonic seconds) the game was last asked for (``current``, ``get``), changed here, or
+        #: seen by the sweeper with a socket open on it; ``None`` until then (see ``TimerMixin._evictable``).
+        self.touched: float | None = None
 
     @property
     def active(self) -> bool:

@@ -200,10 +200,27 @@ class TimerMixin(SessionBase):
         except Exception:
             log.exception("turn mails failed")
         self._checkpoint()
-        # Finished games nobody watches need not stay cached (a socket keeps its game: it must see changes).
+        # Games nobody watches need not stay cached (a socket keeps its game: it must see changes): finished ones at
+        # once, untimed ones in play once idle (issue 23); the next request or socket reloads them.
+        mono = self.now.mono()
         for game_id, g in list(self.games.items()):
-            if not g.active and not g.watched and not g.lock.locked():
+            if g.watched or g.touched is None:
+                g.touched = mono
+            elif not g.lock.locked() and (not g.active or self._evictable(g, mono)):
                 del self.games[game_id]
+
+    def _evictable(self, g: LiveGame, mono: float) -> bool:
+        """Whether the sweeper may drop ``g``, a game in memory that no socket watches, from the cache (issue 23):
+        in play, untimed (nothing here must fire for it: no clock, no deadline; timed games stay, as :meth:`start`
+        loads them), no bot's turn under way, nothing waiting to be published, and unwatched and unchanged for
+        ``options.idle_evict_s`` seconds (:attr:`LiveGame.touched`: a request or socket that asked for it since
+        holds it, so it stays). Dropping it is what a restart does to it: every change is stored, a bot's memory is
+        rebuilt from the record, a seat's disconnection counts from the reload (rules §10.1)."""
+        limit = self.options.idle_evict_s
+        return (
+            limit > 0 and g.status == "play" and not g.timed and not g.outbox and not g.bot_lock.locked()
+            and (g.bot_task is None or g.bot_task.done()) and mono - (g.touched or mono) >= limit
+        )  # fmt: skip
 
     async def _shared_sweep(self) -> None:
         """Presence heartbeats (every 10 s: the marks live 30 s), and the overdue timers of games other
