@@ -88,8 +88,11 @@ def test_a_declined_rematch_is_told_to_the_offerer_and_changes_nothing_else(brow
         assert told == {"type": "declined", "offer": "rematch"}
         snap = until(sws, lambda m: m["type"] == "snapshot")
         assert _offer_of(snap["game"]) == (None, None)
-        # the decliner is not told of its own decline
-        nsnap = until(nws, lambda m: m["type"] in ("snapshot", "declined"))
+        # the decliner is not told of its own decline (a snapshot of the offer may still come first: on PostgreSQL
+        # + Redis a resync tick under load sent one before the decline's; CI finding)
+        nsnap = until(
+            nws, lambda m: m["type"] == "declined" or (m["type"] == "snapshot" and not m["game"]["rematch_offer"])
+        )
         assert nsnap["type"] == "snapshot" and nsnap["game"]["rematch_offer"] is None
         # nothing is waiting now: an answer is refused
         nws.send_json({"type": "rematch.accept"})
