@@ -56,6 +56,7 @@ from pathlib import Path
 
 import httpx
 import websockets
+from prometheus_client.parser import text_string_to_metric_families
 
 COOKIE = "admiral_browser"
 
@@ -80,42 +81,43 @@ def cpu_s(pid: int) -> float:
         return 0.0
 
 
-def gc_pauses(urls: list[str]) -> tuple[float, float, float]:
-    """Full (generation 2) garbage collections the servers at ``urls`` counted so far (their ``/metrics``,
-    ``admiral_gc_pause_seconds``): ``(count, seconds in all, count over 100 ms)``, summed; zeros if unreadable."""
-    count = total = slow = 0.0
+def metric_samples(urls: list[str]) -> list:
+    """Every sample of the servers' ``/metrics`` at ``urls``, read by prometheus_client's parser (a server that does
+    not answer gives none)."""
+    out = []
     for url in urls:
         try:
             text = httpx.get(f"{url}/metrics", timeout=10).text
         except httpx.HTTPError:
             continue
-        for line in text.splitlines():
-            if 'generation="2"' not in line or line.startswith("#"):
-                continue
-            name, value = line.split(" ")[0], float(line.rsplit(" ", 1)[1])
-            if name.startswith("admiral_gc_pause_seconds_count"):
-                count += value
-                slow += value
-            elif name.startswith("admiral_gc_pause_seconds_sum"):
-                total += value
-            elif name.startswith("admiral_gc_pause_seconds_bucket") and 'le="0.1"' in name:
-                slow -= value
+        out.extend(s for family in text_string_to_metric_families(text) for s in family.samples)
+    return out
+
+
+def gc_pauses(urls: list[str]) -> tuple[float, float, float]:
+    """Full (generation 2) garbage collections the servers at ``urls`` counted so far (``admiral_gc_pause_seconds``):
+    ``(count, seconds in all, count over 100 ms)``, summed; zeros if unreadable."""
+    count = total = slow = 0.0
+    for s in metric_samples(urls):
+        if s.labels.get("generation") != "2":
+            continue
+        if s.name == "admiral_gc_pause_seconds_count":
+            count += s.value
+            slow += s.value
+        elif s.name == "admiral_gc_pause_seconds_sum":
+            total += s.value
+        elif s.name == "admiral_gc_pause_seconds_bucket" and s.labels.get("le") == "0.1":
+            slow -= s.value
     return count, total, slow
 
 
 def loop_lags(urls: list[str]) -> dict[str, float]:
-    """The servers' event-loop lag histogram so far (their ``/metrics``, ``admiral_event_loop_lag_seconds``, a
-    sample per 0.1 s tick): cumulative count per bucket edge (``le``, seconds as text; ``+Inf`` the total), summed."""
+    """The servers' event-loop lag histogram so far (``admiral_event_loop_lag_seconds``, a sample per 0.1 s tick):
+    cumulative count per bucket edge (``le``, seconds as text; ``+Inf`` the total), summed over the servers."""
     out: dict[str, float] = {}
-    for url in urls:
-        try:
-            text = httpx.get(f"{url}/metrics", timeout=10).text
-        except httpx.HTTPError:
-            continue
-        for line in text.splitlines():
-            if line.startswith("admiral_event_loop_lag_seconds_bucket{"):
-                le = line.split('le="', 1)[1].split('"', 1)[0]
-                out[le] = out.get(le, 0.0) + float(line.rsplit(" ", 1)[1])
+    for s in metric_samples(urls):
+        if s.name == "admiral_event_loop_lag_seconds_bucket":
+            out[s.labels["le"]] = out.get(s.labels["le"], 0.0) + s.value
     return out
 
 
