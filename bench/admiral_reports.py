@@ -24,7 +24,7 @@ from pathlib import Path
 
 from admiral.games.admiral.bots.tournament import WORTH, game_metrics, match_bots, play_game
 from admiral.games.admiral.rules import BattleReport, Game, Kind, Moved, Reason, Side
-from admiral.games.admiral.rules.board import BLAST, HEIGHT, WIDTH, cell_name
+from admiral.games.admiral.rules.board import BLAST, HEIGHT, WIDTH, cell_name, distance
 
 
 def board_text(game: Game, a_side: Side) -> str:
@@ -71,17 +71,13 @@ def explosions(game: Game, a_side: Side) -> list[str]:
 
 def square(game: Game, owner: Side) -> str:
     """Where ``owner``'s bomb stands in ``game``'s state, the worth of the owner's other units in its blast square
-    (rules §8, :data:`WORTH`) and the nearest enemy unit's distance in orthogonal steps."""
-    board = game.state.board
-    bomb = next((c for c, u in enumerate(board) if u is not None and u.side is owner and u.kind is Kind.AB), None)
+    (rules §8, :data:`WORTH`) and the nearest enemy unit's distance (rules §1)."""
+    own = game.state.units(owner)
+    bomb = next((c for c, k in own.items() if k is Kind.AB), None)
     if bomb is None:
         return "no bomb"
-    crowd = [board[c].kind for c in BLAST[bomb] if c != bomb and board[c] is not None and board[c].side is owner]
-    bc, br = divmod(bomb, HEIGHT)
-    near = min(
-        (abs(c // HEIGHT - bc) + abs(c % HEIGHT - br) for c, u in enumerate(board) if u is not None and u.side
-         is not owner), default=99,
-    )  # fmt: skip
+    crowd = [own[c] for c in BLAST[bomb] if c != bomb and c in own]
+    near = min((distance(bomb, c) for c in game.state.units(owner.opponent)), default=99)
     return f"bomb {cell_name(bomb)}, {sum(WORTH[k] for k in crowd)} worth in {len(crowd)} units, enemy {near} off"
 
 
@@ -91,9 +87,10 @@ def last_turn(game: Game, owner: Side, ply: int) -> str:
     turns = [e.ply for e in game.log if getattr(e, "side", None) is owner and e.ply < ply]
     if not turns:
         return "no turn of the owner's before"
-    before = game.record.replay(turns[-1])
-    after = game.record.replay(turns[-1] + 1)
-    return f"its last turn (ply {turns[-1]}): before {square(before, owner)}; after {square(after, owner)}"
+    replay = game.record.replay(turns[-1])
+    before = square(replay, owner)
+    replay.apply(game.record.actions[turns[-1]])
+    return f"its last turn (ply {turns[-1]}): before {before}; after {square(replay, owner)}"
 
 
 def story(game: Game, a_side: Side) -> list[str]:

@@ -104,8 +104,8 @@ def _second_line(front: dict[Pos, Kind], taken: dict[Pos, Kind], rng: random.Ran
     # step behind the front row, an enemy ship reached it through the front within 4–8 plies in games against
     # level 4, taking the crowd of the opening around it (up to 11 units).
     bases = [c for (c, r), k in taken.items() if k is K.VMB]
-    spots = [(c, r) for c in (0, 13) for r in (0, 1) if all(abs(c - b) > 2 for b in bases)]
-    spots = [p for p in spots if p not in taken] or [(c, 3) for c in (0, 1, 12, 13)]
+    corners = [(c, r) for c in (0, 13) for r in (0, 1) if all(abs(c - b) > 2 for b in bases) and (c, r) not in taken]
+    spots = corners or [(c, 3) for c in (0, 1, 12, 13)]
     yield rng.choice([p for p in spots if p not in taken] or spots), K.AB
 
 
