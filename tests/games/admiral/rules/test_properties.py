@@ -33,7 +33,7 @@ from admiral.games.admiral.rules import (
     has_legal_action,
     legal_actions,
 )
-from admiral.games.admiral.rules.board import ORTH, distance
+from admiral.games.admiral.rules.board import BIT, ORTH, distance
 
 SEEDS = st.integers(0, 2**32 - 1)
 #: More plies than any game can last: the quiet-sea rule (rules §10.3) ends a game 200 plies after the last removal,
@@ -129,6 +129,34 @@ def test_every_game_ends_and_legal_actions_agree(seed):  # rules §4.4, §10
         assert legal_actions(probe) == [] and not has_legal_action(probe)
     if state.result.reason is Reason.BASES:  # rules §10.1
         assert state.bases[state.result.winner.opponent] == 0
+
+
+def _bitboards_from_board(state: GameState) -> tuple[list[int], list[list[int]]]:
+    """The occupancy and per-kind bitboards as the board itself has them, cell by cell."""
+    occupied, kinds = [0, 0], [[0] * len(state.kinds[0]) for _ in Side]
+    for cell, u in enumerate(state.board):
+        if u is not None:
+            occupied[u.side] |= BIT[cell]
+            kinds[u.side][u.kind] |= BIT[cell]
+    return occupied, kinds
+
+
+@FAST
+@given(SEEDS)
+def test_the_bitboards_follow_the_board_at_every_ply(seed):  # rules §1: one unit a cell; §7–§8 removals
+    """The bitboards legal_actions reads (occupancy, each kind's cells) are kept along moves, attacks, blasts and
+    copies: at every ply they are what the board holds."""
+    rng = random.Random(seed)
+    game = Game.new_random(rng)
+    while not game.state.is_over:
+        state = game.state
+        occupied, kinds = _bitboards_from_board(state)
+        assert state.occupied == occupied, game.ply
+        assert list(state.kinds) == kinds, game.ply
+        assert {c for c in range(210) if occupied[0] & BIT[c]} == state.cells[Side.SOUTH]
+        copy = state.copy()
+        game.apply(rng.choice(game.legal_actions()))
+        assert (copy.occupied, list(copy.kinds)) == (occupied, kinds), "a copy is not changed by its original"
 
 
 def _every_candidate(state: GameState) -> list[Action]:

@@ -22,6 +22,7 @@ from .units import Side
 
 __all__ = [
     "AIR_RAYS",
+    "BIT",
     "BLAST",
     "CELLS",
     "COLUMNS",
@@ -39,7 +40,9 @@ __all__ = [
     "cell_name",
     "cell_row",
     "distance",
+    "orth_spread",
     "parse_cell",
+    "ring_spread",
 ]
 
 Cell = int
@@ -151,3 +154,34 @@ FRONT_ROW: dict[Side, frozenset[Cell]] = {
     Side.SOUTH: frozenset(c for c in CELLS if cell_row(c) == 4),
     Side.NORTH: frozenset(c for c in CELLS if cell_row(c) == 10),
 }
+
+
+# Bitboards: a set of cells as an ``int`` whose bit ``c`` stands for cell ``c``. Shifting by one moves every cell
+# a row along its column, by HEIGHT a column along its row; the masks drop what a row shift carried over an edge
+# into the next column. Bits above the board (210 on) may be set by a shift: nothing tests them.
+
+#: Each cell's bit.
+BIT: tuple[int, ...] = tuple(1 << c for c in CELLS)
+_NOT_FIRST_ROW = sum(BIT[c] for c in CELLS if cell_row(c) != 0)
+_NOT_LAST_ROW = sum(BIT[c] for c in CELLS if cell_row(c) != HEIGHT - 1)
+
+
+def orth_spread(cells: int) -> int:
+    """The cells with a cell of the bitboard ``cells`` on one of their four sides (:data:`ORTH`), as a bitboard.
+
+    >>> spread = orth_spread(BIT[parse_cell("a1")])
+    >>> sorted(cell_name(c) for c in CELLS if spread & BIT[c])
+    ['a2', 'b1']
+    """
+    return ((cells << 1) & _NOT_FIRST_ROW) | ((cells >> 1) & _NOT_LAST_ROW) | (cells << HEIGHT) | (cells >> HEIGHT)
+
+
+def ring_spread(cells: int) -> int:
+    """The cells of the bitboard ``cells`` and those 8-adjacent to one of them (:data:`RING`), as a bitboard.
+
+    >>> spread = ring_spread(BIT[parse_cell("a1")])
+    >>> sorted(cell_name(c) for c in CELLS if spread & BIT[c])
+    ['a1', 'a2', 'b1', 'b2']
+    """
+    column = cells | ((cells << 1) & _NOT_FIRST_ROW) | ((cells >> 1) & _NOT_LAST_ROW)
+    return column | (column << HEIGHT) | (column >> HEIGHT)

@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import chain, permutations
+from itertools import permutations
 
 from .actions import Abandon, Action, AgreeDraw, Attack, Declare, Detonate, FlagFall, Move, Resign
-from .board import AIR_RAYS, BLAST, ORTH, RING, TORPEDO_RAYS, Cell, cell_name, parse_cell
+from .board import AIR_RAYS, BIT, BLAST, ORTH, RING, TORPEDO_RAYS, Cell, cell_name, orth_spread, parse_cell, ring_spread
 from .errors import IllegalAction
 from .events import BattleReport, DeclarationRequested, Event, GameOver, Moved, Reason, Result, Seen
 from .units import SCALE, Kind, Side, Unit, unit
@@ -93,6 +93,8 @@ class GameState:
 
     - ``board``: list of 210 entries, cell → :class:`Unit` or ``None`` (cells: :mod:`.board`);
     - ``cells``: per side, the set of cells its units stand on;
+    - ``occupied``: per side, the same cells as a bitboard (:data:`.board.BIT`);
+    - ``kinds``: per side, a list indexed by :class:`Kind` of the bitboards of that kind's cells;
     - ``to_move``: the side whose turn it is (during a pending battle, the attacker's);
     - ``ply``: actions applied so far (the game's version);
     - ``quiet``: completed turns in a row without a removal (rules §10.3);
@@ -102,11 +104,13 @@ class GameState:
     - ``bases``: per side, naval bases on the board (rules §9).
     """
 
-    __slots__ = ("board", "cells", "to_move", "ply", "quiet", "pending", "result", "lost", "bases")
+    __slots__ = ("board", "cells", "occupied", "kinds", "to_move", "ply", "quiet", "pending", "result", "lost", "bases")
 
     def __init__(self) -> None:
         self.board: list[Unit | None] = [None] * 210
         self.cells: tuple[set[Cell], set[Cell]] = (set(), set())
+        self.occupied = [0, 0]
+        self.kinds: tuple[list[int], list[int]] = ([0] * len(Kind), [0] * len(Kind))
         self.to_move = Side.SOUTH
         self.ply = 0
         self.quiet = 0
@@ -134,6 +138,8 @@ class GameState:
     def _place(self, cell: Cell, u: Unit) -> None:
         self.board[cell] = u
         self.cells[u.side].add(cell)
+        self.occupied[u.side] |= BIT[cell]
+        self.kinds[u.side][u.kind] |= BIT[cell]
         if u.kind is VMB:
             self.bases[u.side] += 1
 
@@ -202,6 +208,8 @@ class GameState:
         other = GameState.__new__(GameState)
         other.board = self.board.copy()
         other.cells = (self.cells[0].copy(), self.cells[1].copy())
+        other.occupied = self.occupied.copy()
+        other.kinds = (self.kinds[0].copy(), self.kinds[1].copy())
         other.to_move = self.to_move
         other.ply = self.ply
         other.quiet = self.quiet
@@ -397,8 +405,11 @@ def legal_actions(state: GameState) -> list[Action]:
     side = state.to_move
     own = state.cells[side]
     enemy = state.cells[1 - side]
-    # Cells with an enemy on one of their four sides: where a contact attack can start (rules §6).
-    fronts = set(chain.from_iterable(map(ORTH.__getitem__, enemy)))
+    # Cells with an enemy on one of their four sides, a bitboard: where a contact attack can start (rules §6).
+    fronts = orth_spread(state.occupied[1 - side])
+    # Cells a step from a front: a contact unit elsewhere has only its steps.
+    reach = fronts | orth_spread(fronts)
+    nears: dict[Kind, int] = {}  # per weapon kind: where its carrier is 8-adjacent (rules §5.2), a bitboard
     out: list[Action] = []
     append = out.append
     for c in sorted(own):
@@ -407,13 +418,18 @@ def legal_actions(state: GameState) -> list[Action]:
         if gen == _STILL:
             continue
         if gen == _CONTACT or gen == _FORMING:
+            if not reach & BIT[c]:
+                for d, move in _STEPS[c]:
+                    if board[d] is None:
+                        append(move)
+                continue
             # Contact attacks (rules §6): enemies on the four sides of c, then of each step.
-            if c in fronts:
+            if fronts & BIT[c]:
                 _add_contact(board, enemy, c, None, c, gen, out)
             for d, move in _STEPS[c]:
                 if board[d] is None:
                     append(move)
-                    if d in fronts:
+                    if fronts & BIT[d]:
                         if gen == _FORMING:  # formations are read with the ship standing on d
                             board[c] = None
                             board[d] = u
@@ -431,14 +447,16 @@ def legal_actions(state: GameState) -> list[Action]:
         else:
             # A weapon on its tether (rules §5.2): a step must start or end 8-adjacent to the carrier;
             # the aircraft and an armed torpedo strike from where the carrier is 8-adjacent (rules §6).
-            carrier = _CARRIER_UNIT[side][u.kind]
-            near_c = _near(board, c, carrier)
+            near = nears.get(u.kind)
+            if near is None:
+                near = nears[u.kind] = ring_spread(state.kinds[side][CARRIER[u.kind]])
+            near_c = near & BIT[c]
             if near_c and gen != _MINE:
                 for t in _strikes(board, side, c, u.kind):
                     append(Attack(c, t))
             for d, move in _STEPS[c]:
                 if board[d] is None:
-                    near_d = _near(board, d, carrier)
+                    near_d = near & BIT[d]
                     if near_c or near_d:
                         append(move)
                         if near_d and gen != _MINE:
@@ -578,6 +596,9 @@ def _step(state: GameState, u: Unit, src: Cell, dst: Cell) -> None:
     cells = state.cells[u.side]
     cells.discard(src)
     cells.add(dst)
+    moved = BIT[src] | BIT[dst]
+    state.occupied[u.side] ^= moved
+    state.kinds[u.side][u.kind] ^= moved
 
 
 def _apply_attack(state: GameState, action: Attack) -> list[Event]:
@@ -671,6 +692,8 @@ def _remove(state: GameState, cell: Cell, removed: list[Seen]) -> None:
         return
     board[cell] = None
     state.cells[u.side].discard(cell)
+    state.occupied[u.side] ^= BIT[cell]
+    state.kinds[u.side][u.kind] ^= BIT[cell]
     state.lost[u.side][u.kind] += 1
     if u.kind is VMB:
         state.bases[u.side] -= 1
