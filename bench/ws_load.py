@@ -55,6 +55,8 @@ import time
 from pathlib import Path
 
 import httpx
+import orjson
+import uvloop
 import websockets
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -200,7 +202,7 @@ async def player(
     seen = 0
     counted = False
     while True:
-        msg = json.loads(await ws.recv())
+        msg = orjson.loads(await ws.recv())
         kind = msg["type"]
         if kind == "setup.state" and not msg["ready"] and msg["draft"] and not msg["problems"]:  # auto-arranged
             await ws.send(json.dumps({"type": "setup.ready", "setup": msg["draft"]}))
@@ -446,6 +448,7 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
             bots = asyncio.create_task(bot_games(urls[0], args.bot_games, args.bot_level, bot_outcome))
         t_play = time.perf_counter()
         cpu_play = sum(cpu_s(p) for p in pids)
+        client_play = time.process_time()
         gc_play = gc_pauses(urls)
         lag_play = loop_lags(urls)
         rss_open = rss_kib(pid) if pid else 0
@@ -457,6 +460,7 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
         if bots is not None:
             bots.cancel()
         cpu_used = sum(cpu_s(p) for p in pids) - cpu_play
+        client_used = time.process_time() - client_play
         gc_end = gc_pauses(urls)
         lag_end = loop_lags(urls)
         await asyncio.sleep(2.0)  # every socket has closed: the games stay in memory, idle
@@ -474,6 +478,7 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
         print(f"full garbage collections during play: {n_gc:.0f}, {s_gc * 1000:.0f} ms in all, mean "
               f"{s_gc / n_gc * 1000:.0f} ms, {slow_gc:.0f} over 100 ms (admiral_gc_pause_seconds)")  # fmt: skip
     print(f"servers' event loops during play: {lag_summary(lag_play, lag_end)}")
+    print(f"load client CPU during play: {client_used:.1f} s ({client_used / (t_end - t_play) * 100:.0f} % of a core)")
     if bots is not None:
         print(f"meanwhile {args.bot_games} games against AI level {args.bot_level}, answered at once: "
               f"{dict(sorted(bot_outcome.items()))}")  # fmt: skip
@@ -700,7 +705,7 @@ def main() -> None:
         if args.lobby:
             asyncio.run(lobby_load(args, args.url.rstrip("/"), []))
             return
-        asyncio.run(run(args, [u.rstrip("/") for u in args.url.split(",")], []))
+        uvloop.run(run(args, [u.rstrip("/") for u in args.url.split(",")], []))
         return
     with tempfile.TemporaryDirectory(prefix="admiral-bench-") as tmp:
         extra: dict[str, str] = {}
@@ -733,7 +738,7 @@ def main() -> None:
             if args.lobby:
                 asyncio.run(lobby_load(args, servers[0][1], [p.pid for p, _ in servers]))
             else:
-                asyncio.run(run(args, [u for _, u in servers], [p.pid for p, _ in servers]))
+                uvloop.run(run(args, [u for _, u in servers], [p.pid for p, _ in servers]))
         finally:
             for proc, _ in servers:
                 proc.terminate()
