@@ -3,6 +3,11 @@
 Prints plies/s and games/s for both, the ratio ours ÷ python-chess (issue 23's goal for «Адмирал»: ≥ 2),
 and the time to generate all legal actions in an opening position (µs). A benchmark, not a test.
 
+The two run in turns of ``--slice`` seconds (whole games each turn), each engine's turns alternating with
+python-chess's: on a shared machine whose speed drifts (a virtual machine's neighbours, a turbo clock) both see the
+same drift, so the ratio holds where the rates alone would not. Each engine's ratio is to python-chess's turns
+beside it; the python-chess row pools them.
+
 ``--game KEY`` measures that game of :data:`admiral.games.GAMES` through its own rules module (its state, legal
 actions and apply; never the JSON-building ruleset), each variant as its own engine (``battleship/classic``);
 ``--game all`` measures every game, one table. The default, ``admiral``, prints the same lines as ever.
@@ -126,6 +131,18 @@ def chess_playouts(seconds: float, rng: random.Random) -> tuple[int, int, float]
     return plies, games, time.perf_counter() - start
 
 
+def interleaved(engine: Engine, seconds: float, slice_s: float, seed: int) -> tuple[tuple, tuple]:
+    """``engine``'s random playouts and python-chess's in alternating turns of ``slice_s`` seconds, ``seconds``
+    of each in all: ``((plies, games, s), (chess plies, chess games, chess s))``."""
+    ours, theirs = [0, 0, 0.0], [0, 0, 0.0]
+    rng, chess_rng = random.Random(seed), random.Random(seed)
+    while ours[2] < seconds:
+        for total, run in ((ours, playouts(engine, slice_s, rng)), (theirs, chess_playouts(slice_s, chess_rng))):
+            for i, value in enumerate(run):
+                total[i] += value
+    return tuple(ours), tuple(theirs)
+
+
 def opening_generation_us(engine: Engine, rng: random.Random, positions: int = 20) -> tuple[float, float]:
     """Median µs to list every legal action of an opening position, and the mean action count."""
     times, counts = [], []
@@ -143,11 +160,14 @@ def main() -> None:
     parser.add_argument("--game", choices=[*GAMES, "all"], default="admiral", help="a game's key, or all")
     parser.add_argument("--seconds", type=float, default=10.0, help="time budget per engine (s)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--slice", type=float, default=1.0, help="seconds of a turn, ours and python-chess's (s)")
     args = parser.parse_args()
 
     engines = {name: e for key in (GAMES if args.game == "all" else [args.game]) for name, e in ENGINES[key]().items()}
-    runs = {name: playouts(e, args.seconds, random.Random(args.seed)) for name, e in engines.items()}
-    c_plies, c_games, c_time = chess_playouts(args.seconds, random.Random(args.seed))
+    pairs = {name: interleaved(e, args.seconds, args.slice, args.seed) for name, e in engines.items()}
+    runs = {name: ours for name, (ours, _) in pairs.items()}
+    chess_rates = {name: plies / elapsed for name, (_, (plies, _, elapsed)) in pairs.items()}
+    c_plies, c_games, c_time = (sum(run[i] for _, run in pairs.values()) for i in range(3))
     gens = {name: opening_generation_us(e, random.Random(args.seed)) for name, e in engines.items()}
     c_rate = c_plies / c_time
     if len(engines) == 1:
@@ -167,11 +187,11 @@ def main() -> None:
         rate, (gen_us, gen_count) = plies / elapsed, gens[name]
         print(
             f"{name:<{w}}{rate:>12,.0f}{games / elapsed:>10.2f}{plies / games:>12.0f}"
-            f"{rate / c_rate:>9.2f}{gen_us:>11.1f}{gen_count:>9.0f}"
+            f"{rate / chess_rates[name]:>9.2f}{gen_us:>11.1f}{gen_count:>9.0f}"
         )
     print(f"{'python-chess':<{w}}{c_rate:>12,.0f}{c_games / c_time:>10.2f}{c_plies / c_games:>12.0f}{1:>9.2f}")
-    print("÷ chess: plies/s ÷ python-chess's; legal µs: to list every legal action of an opening position (median")
-    print("over 20 positions); actions: their mean count")
+    print("÷ chess: plies/s ÷ python-chess's in the turns beside them; legal µs: to list every legal action of")
+    print("an opening position (median over 20 positions); actions: their mean count")
 
 
 if __name__ == "__main__":
