@@ -417,12 +417,9 @@ def legal_actions(state: GameState) -> list[Action]:
         gen = _GEN[u.kind]
         if gen == _STILL:
             continue
+        if (gen == _CONTACT or gen == _FORMING) and not reach & BIT[c]:
+            gen = _PLAIN  # two steps or more from every enemy: it has only its steps
         if gen == _CONTACT or gen == _FORMING:
-            if not reach & BIT[c]:
-                for d, move in _STEPS[c]:
-                    if board[d] is None:
-                        append(move)
-                continue
             # Contact attacks (rules §6): enemies on the four sides of c, then of each step.
             if fronts & BIT[c]:
                 _add_contact(board, enemy, c, None, c, gen, out)
