@@ -265,3 +265,58 @@ async def test_the_invalid_setup_summary_says_how_many_problems_it_leaves_out(se
     three = await refusal({"b1": "F", "b2": "F"})  # 2 bad cells, and one flag: all shown
     assert three.message == "Расстановка неверна: no flag can stand on b1 no flag can stand on b2 exactly one flag"
     assert not g.seats["south"].ready
+
+
+async def test_moves_of_one_loop_turn_share_one_transaction(session, friend_game, store) -> None:
+    # issue 23, group commit: the moves made in one turn of the event loop are stored by one transaction
+    games = [await friend_game() for _ in range(3)]
+    for g in games:
+        await _ready(session, g)
+    store.calls.clear()
+    await asyncio.gather(*(session.submit(g, "south", 0, "+2") for g in games))
+    assert store.calls.count("append_actions_many") == 1 and "append_actions" not in store.calls
+    for g in games:
+        assert (g.rules.ply(g.game), g.game.total) == (1, 2)
+        stored = store.load_game(g.id)
+        assert [(a.ply, a.notation, a.side) for a in stored.actions] == [(0, "+2", "south")]
+        assert stored.game.ply == 1 and store.known[g.id] == stored.game.revision
+
+
+async def test_a_duplicate_ply_in_a_group_commit_refuses_only_its_own_move(session, friend_game, store) -> None:
+    # Another writer (an instance sharing the database) stored game B's ply 0 first: B's move is refused as stale
+    # and B catches up with the stored move; A's move, made in the same turn of the loop, is stored all the same.
+    a, b = await friend_game(), await friend_game()
+    await _ready(session, a)
+    await _ready(session, b)
+    store.append_actions(b.id, [(0, "+1", "south")], ply=1)
+    store.calls.clear()
+    outcomes = await asyncio.gather(
+        session.submit(a, "south", 0, "+2"), session.submit(b, "south", 0, "+2"), return_exceptions=True
+    )
+    assert outcomes[0] is None
+    assert isinstance(outcomes[1], ServiceError) and outcomes[1].code == "stale_ply"
+    # one shared transaction, rolled back by B's duplicate; then each move in its own
+    assert store.calls[:3] == ["append_actions_many", "append_actions", "append_actions"]
+    assert [(x.ply, x.notation) for x in store.load_game(a.id).actions] == [(0, "+2")]
+    assert [(x.ply, x.notation) for x in store.load_game(b.id).actions] == [(0, "+1")]
+    assert (a.game.total, b.game.total, b.rules.ply(b.game)) == (2, 1, 1)
+    await session.submit(b, "north", 1, "+2")  # B plays on from the stored game
+    assert b.game.total == 3
+
+
+async def test_a_failed_group_commit_fails_each_move_whole(session, friend_game, store) -> None:
+    # The database went away for the whole turn: both moves are refused as unavailable, neither is shown, and
+    # both go through when sent again.
+    a, b = await friend_game(), await friend_game()
+    await _ready(session, a)
+    await _ready(session, b)
+    before = (_state(a), _state(b))
+    store.fail("append_actions_many")
+    store.fail("append_actions", times=2)
+    outcomes = await asyncio.gather(
+        session.submit(a, "south", 0, "+2"), session.submit(b, "south", 0, "+2"), return_exceptions=True
+    )
+    assert [getattr(o, "code", o) for o in outcomes] == ["unavailable", "unavailable"]
+    assert (_state(a), _state(b)) == before
+    await asyncio.gather(session.submit(a, "south", 0, "+2"), session.submit(b, "south", 0, "+2"))
+    assert (a.game.total, b.game.total) == (2, 2)

@@ -70,6 +70,15 @@ ACTION_LATENCY = Histogram(
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
 )
 
+#: How many games' moves each group commit stored in one transaction (:meth:`Store.append_actions_many`): under
+#: load, the moves made in one turn of the event loop share a transaction (issue 23).
+MOVES_PER_COMMIT = Histogram(
+    "admiral_moves_per_commit",
+    "Games' moves stored by one transaction (group commit).",
+    registry=REGISTRY,
+    buckets=(1, 2, 4, 8, 16, 32, 64, 128),
+)
+
 #: How long a bot thought about one action, by AI level (rules §12).
 BOT_MOVE_SECONDS = Histogram(
     "admiral_bot_move_seconds",

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from .models import GameActionRow, GameRow, GameSeatRow, MarkerNoteRow, SavedSetupRow, utcnow
 
-__all__ = ["ACTIVE", "DuplicatePly", "LoadedGame", "Store"]
+__all__ = ["ACTIVE", "ActionWrite", "DuplicatePly", "LoadedGame", "Store"]
 
 #: Statuses of a game that is not finished.
 ACTIVE = ("waiting", "setup", "play")
@@ -26,6 +26,16 @@ ACTIVE = ("waiting", "setup", "play")
 
 class DuplicatePly(Exception):
     """An action row for this ``(game_id, ply)`` exists already: the action was applied before."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionWrite:
+    """One game's move to store (:meth:`Store.append_actions_many`): action rows ``(ply, notation, side)`` and the
+    game's columns to set."""
+
+    game_id: str
+    rows: list[tuple[int, str, str | None]]
+    values: dict[str, Any]
 
 
 @dataclass
@@ -278,6 +288,54 @@ class Store:
                 self._bump(conn, game_id, **game_values)
         except IntegrityError as e:
             raise DuplicatePly(str(e)) from None
+
+    def append_actions_many(self, writes: list[ActionWrite]) -> list[BaseException | None]:
+        """Store several games' moves in one transaction (group commit: the moves made in one turn of the event
+        loop); should that transaction fail, each move is tried again in a transaction of its own
+        (:meth:`append_actions`), so one game's duplicate ply or bad value never refuses another game's move.
+        At most one write a game (the game's lock is held across its write).
+
+        :returns: for each write in order, ``None`` (stored) or the exception it failed with (:class:`DuplicatePly`,
+            or the database's).
+        """
+        if len(writes) == 1:
+            w = writes[0]
+            try:
+                self.append_actions(w.game_id, w.rows, **w.values)
+            except Exception as e:
+                return [e]
+            return [None]
+        known = {w.game_id: self.known.get(w.game_id) for w in writes}
+        now = utcnow()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    _INSERT_ACTIONS,
+                    [
+                        {"game_id": w.game_id, "ply": p, "notation": n, "side": side, "created_at": now}
+                        for w in writes
+                        for p, n, side in w.rows
+                    ],
+                )
+                for w in writes:
+                    self._bump(conn, w.game_id, **w.values)
+            return [None] * len(writes)
+        except Exception:
+            # Rolled back: the revisions read inside it are not the database's.
+            for game_id, rev in known.items():
+                if rev is None:
+                    self.known.pop(game_id, None)
+                else:
+                    self.known[game_id] = rev
+        outcomes: list[BaseException | None] = []
+        for w in writes:
+            try:
+                self.append_actions(w.game_id, w.rows, **w.values)
+            except Exception as e:
+                outcomes.append(e)
+            else:
+                outcomes.append(None)
+        return outcomes
 
     def checkpoint(self, rows: list[dict[str, Any]], *, guarded: bool = False) -> None:
         """Bulk-update games: each dict has ``id`` plus the columns to set (the sweeper's clock checkpoints).

@@ -18,7 +18,9 @@ from admiral.games import Ruleset
 from admiral.i18n import _
 from admiral.progression.ranks import rank_for
 from admiral.store import Store
+from admiral.store.repo import ActionWrite
 
+from .. import metrics
 from ..errors import ServiceError
 from ..progress import ProgressService
 from .live import (
@@ -71,6 +73,8 @@ class SessionBase:
         #: wait for its round trips), no for SQLite, a local file whose short statements cost less than the
         #: hand-off to a thread (ws_load at saturation: 790 actions/s inline, 450–480 in threads).
         self.db_threads = store.engine.dialect.name != "sqlite"
+        #: Moves waiting for the next group commit (:meth:`_store_move`), each with the future its mover awaits.
+        self._moves: list[tuple[ActionWrite, asyncio.Future[None]]] = []
         #: How this instance brought cached games up to another instance's changes: ``event`` (a delta applied
         #: in memory), ``database`` (read from the database: a gap, no delta, a tick, a lock's check).
         self.catch_ups: Counter[str] = Counter()
@@ -136,6 +140,46 @@ class SessionBase:
         if not self.db_threads:
             return fn(*args, **kwargs)
         return await asyncio.get_running_loop().run_in_executor(self._db_pool, functools.partial(fn, *args, **kwargs))
+
+    async def _store_move(self, game_id: str, rows: list[tuple[int, str, str | None]], values: dict[str, Any]) -> None:
+        """Store one game's move (action rows ``(ply, notation, side)`` and the game's columns) together with the
+        other games' moves made in the same turn of the event loop: one transaction for them all
+        (:meth:`Store.append_actions_many`), in a database thread or inline as :meth:`_db` runs its calls. Under
+        load a transaction's fixed cost (pool, BEGIN, COMMIT) is then paid once per turn, not once per move.
+
+        :raises DuplicatePly: another writer stored this ply first (nothing of this move is stored);
+            any other exception: the database refused the write (nothing of this move is stored either)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._moves.append((ActionWrite(game_id, rows, values), done))
+        if len(self._moves) == 1:
+            loop.call_soon(self._commit_moves)
+        await done
+
+    def _commit_moves(self) -> None:
+        """The group commit of :meth:`_store_move`: every move queued since the last one, in one call."""
+        batch, self._moves = self._moves, []
+        writes = [w for w, _ in batch]
+        metrics.MOVES_PER_COMMIT.observe(len(writes))
+        if not self.db_threads:
+            try:
+                outcomes = self.store.append_actions_many(writes)
+            except Exception as e:  # append_actions_many reports each write's failure; this is a bug's way out
+                outcomes = [e] * len(batch)
+            _settle(batch, outcomes)
+            return
+        call = asyncio.get_running_loop().run_in_executor(self._db_pool, self.store.append_actions_many, writes)
+
+        def settled(f: asyncio.Future[list[BaseException | None]]) -> None:
+            if f.cancelled():  # the pool shut down under it (a stop): the movers are told as if cancelled
+                for _write, done in batch:
+                    done.cancel()
+            elif (e := f.exception()) is not None:
+                _settle(batch, [e] * len(batch))
+            else:
+                _settle(batch, f.result())
+
+        call.add_done_callback(settled)
 
     async def _save(self, g: LiveGame, **values: Any) -> None:
         """Store columns of ``g``'s row (caller holds the lock, and sets the same facts in memory only after
@@ -230,3 +274,15 @@ class SessionBase:
             ):
                 message["deltas"] = deltas
         await self.bus.publish(f"game:{g.id}", message)
+
+
+def _settle(batch: list[tuple[ActionWrite, asyncio.Future[None]]], outcomes: list[BaseException | None]) -> None:
+    """Resolve each waiting mover's future with its write's outcome (``None``: stored); a mover that stopped
+    waiting (cancelled) is skipped."""
+    for (_write, done), outcome in zip(batch, outcomes, strict=True):
+        if done.done():
+            continue
+        if outcome is None:
+            done.set_result(None)
+        else:
+            done.set_exception(outcome)

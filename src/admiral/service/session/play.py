@@ -195,8 +195,9 @@ class PlayMixin(SessionBase):
 
     async def _commit(self, g: LiveGame, actions: list[str], *, at: float | None = None) -> None:
         """The one way a game in play changes: apply ``actions`` (then any automatic replies) to a copy of the
-        game, its clock, turns and draw offer; append their rows and save the game in one transaction (in a
-        worker thread on PostgreSQL); only then swap the copy in. Caller holds the lock. A refused action or a
+        game, its clock, turns and draw offer; append their rows and save the game in one transaction (shared
+        with the other games' moves of this turn of the event loop: :meth:`_store_move`; in a worker thread on
+        PostgreSQL); only then swap the copy in. Caller holds the lock. A refused action or a
         failed write leaves the live game as it was: nobody can see a move that is not stored, and nothing
         needs replaying. Instances sharing the games: the rows and the game's new values are queued as a delta
         for the next event. ``at``: the monotonic time the mover's clock stops at (default: now); the next
@@ -236,7 +237,7 @@ class PlayMixin(SessionBase):
             )  # fmt: skip
         base = self.store.known.get(g.id)
         try:
-            await self._db(self.store.append_actions, g.id, staged.rows, **values)
+            await self._store_move(g.id, staged.rows, values)
         except DuplicatePly:
             g.log.warning("duplicate ply on write: another instance moved first; catching up")
             await self._catch_up(g, stale=True)
