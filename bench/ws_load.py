@@ -9,6 +9,9 @@ same way («Морской бой» ``battleship`` / ``battleship_ext``, ``naval
 
 - actions/s over the play phase (all games together);
 - p50/p99 latency from an action's send to the opponent's snapshot with the new version (ms);
+- the snapshots the players got in play and their mean size in bytes (``--deltas``: the sockets take views as
+  changes of the last one, ``?delta=1`` as the browser client does; docs/protocol.md);
+- the group commits of moves (``admiral_moves_per_commit``: moves stored by one transaction);
 - the servers' full garbage collections during play (their ``/metrics``: count, time, those over 100 ms), and how
   late their event loops woke a 0.1 s sleep (``admiral_event_loop_lag_seconds``): the servers' own share of the
   latency tail, the rest being the load client's and the network's;
@@ -113,6 +116,17 @@ def gc_pauses(urls: list[str]) -> tuple[float, float, float]:
     return count, total, slow
 
 
+def commits(urls: list[str]) -> tuple[float, float]:
+    """The servers' group commits of moves so far (``admiral_moves_per_commit``): ``(transactions, moves)``, summed."""
+    count = total = 0.0
+    for s in metric_samples(urls):
+        if s.name == "admiral_moves_per_commit_count":
+            count += s.value
+        elif s.name == "admiral_moves_per_commit_sum":
+            total += s.value
+    return count, total
+
+
 def loop_lags(urls: list[str]) -> dict[str, float]:
     """The servers' event-loop lag histogram so far (``admiral_event_loop_lag_seconds``, a sample per 0.1 s tick):
     cumulative count per bucket edge (``le``, seconds as text; ``+Inf`` the total), summed over the servers."""
@@ -183,6 +197,12 @@ class Bench:
         self.games = games
         self.open_event = asyncio.Event()
         self.done = 0
+        #: Whether the players' sockets take views as changes (``?delta=1``, ``--deltas``), and the bytes of the
+        #: snapshots they got in play.
+        self.deltas = False
+        self.snapshots = 0
+        self.snapshot_bytes = 0
+        self.changes = 0
 
 
 async def player(
@@ -201,8 +221,10 @@ async def player(
     last_sent = -1
     seen = 0
     counted = False
+    held = None  # the last view (the base of a delta)
     while True:
-        msg = orjson.loads(await ws.recv())
+        raw = await ws.recv()
+        msg = orjson.loads(raw)
         kind = msg["type"]
         if kind == "setup.state" and not msg["ready"] and msg["draft"] and not msg["problems"]:  # auto-arranged
             await ws.send(json.dumps({"type": "setup.ready", "setup": msg["draft"]}))
@@ -232,6 +254,16 @@ async def player(
             if t is not None:
                 bench.latencies.append(time.perf_counter() - t)
             seen = version
+        delta = msg.get("view_delta")
+        if delta is not None:  # as static/js/core/net.js rebuilds it
+            bench.changes += 1
+            view = {**held, **delta["set"]}
+            for key, items in delta["append"].items():
+                view[key] = held[key] + items
+            msg["view"] = view
+        held = msg["view"]
+        bench.snapshots += 1
+        bench.snapshot_bytes += len(raw)
         if game["status"] != "play":
             return
         view = msg["view"]
@@ -305,8 +337,9 @@ async def one_game(
         r = await request(north_http, f"{other}{data['invite_url']}", headers={"cookie": f"{COOKIE}={north_tok}"},
                           data={"csrf_token": token})  # fmt: skip
         assert r.status_code == 303, r.text
-    ws_url = url.replace("http", "ws", 1) + f"/ws/games/{data['game_id']}"
-    ws_other = other.replace("http", "ws", 1) + f"/ws/games/{data['game_id']}"
+    query = "?delta=1" if bench.deltas else ""
+    ws_url = url.replace("http", "ws", 1) + f"/ws/games/{data['game_id']}{query}"
+    ws_other = other.replace("http", "ws", 1) + f"/ws/games/{data['game_id']}{query}"
     sent: dict[int, float] = {}
     rng = random.Random(seed)
     async with (
@@ -413,6 +446,7 @@ async def bot_games(url: str, games: int, level: int, outcome: dict[str, int]) -
 
 async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> None:
     bench = Bench(args.games)
+    bench.deltas = args.deltas
     pid = pids[0] if len(pids) == 1 else None
     rss_idle = rss_kib(pid) if pid else 0
     sem = asyncio.Semaphore(50)
@@ -451,6 +485,7 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
         client_play = time.process_time()
         gc_play = gc_pauses(urls)
         lag_play = loop_lags(urls)
+        commit_play = commits(urls)
         rss_open = rss_kib(pid) if pid else 0
         print(f"{args.games} games open and ready in {t_play - t0:.1f} s", flush=True)
         await asyncio.gather(*tasks)
@@ -463,6 +498,7 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
         client_used = time.process_time() - client_play
         gc_end = gc_pauses(urls)
         lag_end = loop_lags(urls)
+        commit_end = commits(urls)
         await asyncio.sleep(2.0)  # every socket has closed: the games stay in memory, idle
         rss_closed = rss_kib(pid) if pid else 0
     lat = sorted(bench.latencies)
@@ -473,11 +509,18 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
     print(f"latency send → opponent's update: p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms (n={len(lat)})")
     if lat:
         print(f"  mean {statistics.fmean(lat) * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms")
+    if bench.snapshots:
+        print(f"snapshots in play: {bench.snapshots}, mean {bench.snapshot_bytes / bench.snapshots:,.0f} bytes"
+              f"{f' ({bench.changes} with the view as a change, --deltas)' if bench.deltas else ''}")  # fmt: skip
     n_gc, s_gc, slow_gc = (b - a for a, b in zip(gc_play, gc_end, strict=True))
     if n_gc:
         print(f"full garbage collections during play: {n_gc:.0f}, {s_gc * 1000:.0f} ms in all, mean "
               f"{s_gc / n_gc * 1000:.0f} ms, {slow_gc:.0f} over 100 ms (admiral_gc_pause_seconds)")  # fmt: skip
     print(f"servers' event loops during play: {lag_summary(lag_play, lag_end)}")
+    n_commits, n_moves = (b - a for a, b in zip(commit_play, commit_end, strict=True))
+    if n_commits:
+        print(f"moves stored during play: {n_moves:.0f} in {n_commits:.0f} transactions "
+              f"({n_moves / n_commits:.2f} a transaction; admiral_moves_per_commit)")  # fmt: skip
     print(f"load client CPU during play: {client_used:.1f} s ({client_used / (t_end - t_play) * 100:.0f} % of a core)")
     if bots is not None:
         print(f"meanwhile {args.bot_games} games against AI level {args.bot_level}, answered at once: "
@@ -690,6 +733,7 @@ def main() -> None:
         help="during play, this many games against the AI run at once, answered at once (issue 16)",
     )
     ap.add_argument("--bot-level", type=int, default=5)
+    ap.add_argument("--deltas", action="store_true", help="the players' sockets take views as changes (?delta=1)")
     ap.add_argument("--lobby", type=int, default=0, help="measure the lobby instead: this many lobby sockets")
     ap.add_argument("--challenges-per-s", type=float, default=100.0, help="open challenges made a second (--lobby)")
     ap.add_argument("--lobby-seconds", type=float, default=20.0, help="how long challenges are made (--lobby)")

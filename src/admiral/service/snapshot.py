@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -21,7 +22,9 @@ import orjson
 if TYPE_CHECKING:  # the live game's type, without an import cycle at run time
     from .session import LiveGame
 
-__all__ = ["audience", "bot_view", "encoded_view", "message", "seat_private", "setup_state", "view"]
+__all__ = [
+    "EncodedView", "HeldView", "audience", "bot_view", "encoded_view", "message", "seat_private", "setup_state", "view",
+]  # fmt: skip
 
 
 def audience(g: LiveGame, side: str | None) -> str:
@@ -51,33 +54,128 @@ def view(g: LiveGame, side: str | None) -> dict[str, Any] | None:
 #: sockets of one audience of one version, which ask for it within moments of each other; a bounded cache serves
 #: them and forgets idle games' views (their bytes were ~13 KiB of every open game's memory: issue 23).
 VIEW_CACHE_ENTRIES = 256
-_encoded: OrderedDict[tuple[int, str], tuple[int, int, orjson.Fragment]] = OrderedDict()
+
+
+@dataclass(frozen=True, slots=True)
+class EncodedView:
+    """One audience's view of one version of a game, encoded once (:func:`encoded_view`).
+
+    ``key``: ``(game serial, audience, version, views epoch)``. ``whole``: the view's JSON, and ``fragment`` the same
+    bytes ready to splice into a message. ``parts``: for a view that is a dict, each top-level key → ``(start, end,
+    is_list, mark)``: where its value's JSON lies in ``whole``, whether it is a list, and the hash of that JSON (of a
+    list's without its closing bracket: the prefix a longer list that only grew starts with). A socket that takes
+    deltas keeps the ``parts`` of the view it was sent last (:class:`HeldView`) and gets the next view as a change."""
+
+    key: tuple[int, str, int, int]
+    fragment: orjson.Fragment
+    whole: bytes
+    parts: dict[str, tuple[int, int, bool, int]]
+
+
+class HeldView:
+    """The view a socket that takes deltas holds: the last one it was sent (docs/protocol.md ``?delta=1``). One per
+    such socket; :func:`message` reads it and moves it on. ``game``: ``(serial, audience)``; ``version``: the game's
+    version then; ``parts``: that view's :attr:`EncodedView.parts` (shared with the audience's other sockets, not
+    copied: a socket keeps a reference, no bytes)."""
+
+    __slots__ = ("game", "parts", "version")
+
+    def __init__(self) -> None:
+        self.game: tuple[int, str] | None = None
+        self.version = -1
+        self.parts: dict[str, tuple[int, int, bool, int]] = {}
+
+
+_encoded: OrderedDict[tuple[int, str], EncodedView] = OrderedDict()
 _serials = itertools.count()
+
+
+def _entry(g: LiveGame, side: str | None) -> EncodedView | None:
+    """The cached :class:`EncodedView` of ``side``'s view now (built when missing or out of date), or ``None``
+    before play."""
+    if g.game is None:
+        return None
+    who = audience(g, side)
+    key = (g.serial, who)
+    now = (g.serial, who, g.rules.ply(g.game), g.views_epoch)
+    found = _encoded.get(key)
+    if found is not None and found.key == now:
+        _encoded.move_to_end(key)
+        return found
+    entry = _encode(now, view(g, side))
+    _encoded[key] = entry
+    _encoded.move_to_end(key)
+    while len(_encoded) > VIEW_CACHE_ENTRIES:
+        _encoded.popitem(last=False)
+    return entry
+
+
+def _encode(key: tuple[int, str, int, int], found: Any) -> EncodedView:
+    """``found`` (a view in wire form) encoded as the :class:`EncodedView` of ``key``."""
+    if not isinstance(found, dict):
+        # orjson's output keeps its growth buffer (~4x the JSON): the cached copy holds only the bytes themselves.
+        whole = bytes(memoryview(orjson.dumps(found)))
+        return EncodedView(key, orjson.Fragment(whole), whole, {})
+    # Each top-level value encoded on its own: the whole view is their join (the very bytes orjson gives for the
+    # dict), and a delta compares them key by key. Only the joined bytes are kept, and a hash of each part.
+    pieces, parts, at = [b"{"], {}, 1
+    for k, v in found.items():
+        name = orjson.dumps(k) + b":"
+        if at > 1:
+            name = b"," + name
+        value = orjson.dumps(v)
+        is_list = value[:1] == b"["
+        pieces += (name, value)
+        at += len(name)
+        parts[k] = (at, at + len(value), is_list, hash(value[:-1] if is_list else value))
+        at += len(value)
+    pieces.append(b"}")
+    whole = b"".join(pieces)
+    return EncodedView(key, orjson.Fragment(whole), whole, parts)
+
+
+def _delta(entry: EncodedView, held: HeldView) -> orjson.Fragment | None:
+    """``entry``'s view as a change of the view ``held`` (JSON ``{"base": held's version, "set": {key: value},
+    "append": {key: [items]}}``: the top-level keys whose value changed, and of the lists that only grew, the items
+    added at their end); ``None`` when it cannot say it: another game or audience, another set of keys, a view that
+    is not a dict. Equal lengths and hashes count as equal JSON (Python's keyed hash of bytes: a collision between
+    two views a game can show is not a practical concern)."""
+    if held.game != entry.key[:2] or not entry.parts or held.parts.keys() != entry.parts.keys():
+        return None
+    whole = entry.whole
+    changed: list[bytes] = []
+    grown: list[bytes] = []
+    for k, (start, end, is_list, mark) in entry.parts.items():
+        was_start, was_end, was_list, was_mark = held.parts[k]
+        was_size = was_end - was_start
+        if end - start == was_size and mark == was_mark and is_list == was_list:
+            continue
+        name = orjson.dumps(k) + b":"
+        # A list that only grew: the held JSON without its closing bracket starts the new one, and the new one goes
+        # on with a comma (or the held list was empty). Its tail is then the new items.
+        if is_list and was_list and end - start > was_size:
+            cut = start + was_size - 1
+            if hash(whole[start:cut]) == was_mark:
+                if was_size == 2:  # the held list was empty
+                    grown.append(name + whole[start:end])
+                    continue
+                if whole[cut : cut + 1] == b",":
+                    grown.append(name + b"[" + whole[cut + 1 : end])
+                    continue
+        changed.append(name + whole[start:end])
+    body = b'{"base":%d,"set":{%s},"append":{%s}}' % (held.version, b",".join(changed), b",".join(grown))
+    return orjson.Fragment(body)
 
 
 def encoded_view(g: LiveGame, side: str | None) -> orjson.Fragment | None:
     """:func:`view` as JSON ready to splice into a message (``orjson.Fragment``), or ``None`` before play.
 
     Built and encoded once per version and audience: every socket of an audience gets the same bytes while they
-    are among the :data:`VIEW_CACHE_ENTRIES` most recently used of the process. An entry holds only the bytes (a
+    are among the :data:`VIEW_CACHE_ENTRIES` most recently used of the process. An entry holds only bytes (a
     view's dicts take several times their JSON's memory) and is valid for the game's version and
     ``views_epoch`` (:meth:`LiveGame.drop_views` moves it on when the same version shows otherwise)."""
-    if g.game is None:
-        return None
-    who = audience(g, side)
-    version = g.rules.ply(g.game)
-    key = (g.serial, who)
-    found = _encoded.get(key)
-    if found is not None and found[0] == version and found[1] == g.views_epoch:
-        _encoded.move_to_end(key)
-        return found[2]
-    # orjson's output keeps its growth buffer (~4x the JSON): the cached copy holds only the bytes themselves.
-    fragment = orjson.Fragment(bytes(memoryview(orjson.dumps(view(g, side)))))
-    _encoded[key] = (version, g.views_epoch, fragment)
-    _encoded.move_to_end(key)
-    while len(_encoded) > VIEW_CACHE_ENTRIES:
-        _encoded.popitem(last=False)
-    return fragment
+    entry = _entry(g, side)
+    return None if entry is None else entry.fragment
 
 
 def next_serial() -> int:
@@ -116,12 +214,15 @@ def message(
     notes: dict[str, str] | None,
     chat: dict[str, Any] | None = None,
     wire: bool = False,
+    held: HeldView | None = None,
 ) -> dict[str, Any]:
     """The ``snapshot`` message for ``side`` (docs/protocol.md): the ``public`` facts of the game (status, version,
     settings, players, clocks, offers, result), the seat's private ones, the audience's view and, before play, the
     seat's own setup. ``invite_url``, ``notes`` and ``chat`` (the seats' chat, issue 19) are the seat's (dropped for a
     spectator: a spectator never receives the chat). ``wire``: the view as the cached encoded fragment
-    (:func:`encoded_view`, for ``orjson.dumps`` on its way to a socket) instead of a fresh dict."""
+    (:func:`encoded_view`, for ``orjson.dumps`` on its way to a socket) instead of a fresh dict. ``held`` (with
+    ``wire``): what a socket that takes deltas holds; when the view can be said as a change of it, ``view`` is
+    ``None`` and ``view_delta`` says the change (:func:`_delta`; docs/protocol.md). ``held`` then holds this view."""
     private = seat_private(g, side)
     players = {
         s: {**p, "auto_declare": private["auto_declare"] if s == side else None} for s, p in public["players"].items()
@@ -136,11 +237,26 @@ def message(
     setup = None
     if g.game is None and side is not None and g.status in ("waiting", "setup"):
         setup = setup_state(g, side)
-    return {
+    found: Any = view(g, side) if not wire else None
+    delta = None
+    if wire:
+        entry = _entry(g, side)
+        if entry is not None:
+            if held is not None:
+                delta = _delta(entry, held)
+                held.game, held.version, held.parts = entry.key[:2], entry.key[2], entry.parts
+            if delta is None:
+                found = entry.fragment
+        elif held is not None:
+            held.game, held.version, held.parts = None, -1, {}
+    out = {
         "type": "snapshot",
         "game": game,
-        "view": encoded_view(g, side) if wire else view(g, side),
+        "view": found,
         "setup": setup,
         "notes": notes if side is not None else None,
         "chat": chat if side is not None else None,
     }
+    if delta is not None:
+        out["view_delta"] = delta
+    return out

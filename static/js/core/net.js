@@ -14,13 +14,15 @@ export class GameSocket {
    *          tabs or sockets); the socket stays closed until open() is called again
    */
   constructor(gameId, handlers) {
-    this.url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/games/${encodeURIComponent(gameId)}`;
+    // delta=1: after a socket's first snapshot, a view may come as a change of the one before (docs/protocol.md).
+    this.url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/games/${encodeURIComponent(gameId)}?delta=1`;
     this.handlers = handlers;
     this.ws = null;
     this.retry = 0;
     this.closed = false;
     this.pingTimer = null;
     this.retryTimer = null;
+    this.last = null; // {version, view}: the last view this socket was sent, a delta's base (a private copy)
   }
 
   open() {
@@ -28,6 +30,7 @@ export class GameSocket {
     this.refusal = null;
     const ws = new WebSocket(this.url);
     this.ws = ws;
+    this.last = null; // a new socket's first snapshot brings the whole view
     ws.addEventListener("open", () => {
       this.handlers.onStatus(true);
       clearInterval(this.pingTimer);
@@ -42,6 +45,10 @@ export class GameSocket {
       }
       // The backoff starts again only once the server has shown the game: a socket it opens and closes at
       // once (a refusal, a flood) must not make the tab knock twice a second.
+      if (msg.type === "snapshot" && !this.rebuild(msg)) {
+        ws.close(); // a change of a view this tab does not hold (never expected): a new socket sends it whole
+        return;
+      }
       if (msg.type === "snapshot") this.retry = 0;
       else if (msg.type === "error" && REFUSALS.has(msg.code)) this.refusal = msg;
       else if (msg.type === "error" && msg.code === "flood") this.retry = Math.max(this.retry, 4);
@@ -58,6 +65,25 @@ export class GameSocket {
       if (!this.closed) this.scheduleReconnect();
     });
     ws.addEventListener("error", () => ws.close());
+  }
+
+  /**
+   * Make a snapshot's `view` whole: a `view_delta` {base, set, append} is applied to the last view (the keys in
+   * `set` take their new values, the lists in `append` grow by those items). Keeps a copy of the view for the
+   * next delta (the screen may change the object it is handed). False if the delta's base is not the view held.
+   */
+  rebuild(msg) {
+    const delta = msg.view_delta;
+    if (delta) {
+      const last = this.last;
+      if (!last || last.version !== delta.base) return false;
+      const view = { ...last.view, ...delta.set };
+      for (const [key, items] of Object.entries(delta.append)) view[key] = last.view[key].concat(items);
+      msg.view = view;
+      delete msg.view_delta;
+    }
+    this.last = msg.view ? { version: msg.game.version, view: structuredClone(msg.view) } : null;
+    return true;
   }
 
   scheduleReconnect() {

@@ -48,11 +48,13 @@ class ShowMixin(SessionBase):
         *,
         chat_history: bool = True,
         wire: bool = False,
+        held: snapshot.HeldView | None = None,
     ) -> dict[str, Any]:
         """The ``snapshot`` message for ``side`` (``None``: spectator); see docs/protocol.md. ``chat_history``:
         whether the seat's ``chat`` carries the messages (a socket's first snapshot, a block change, a lost event)
         or only its state (``messages: null``: every other snapshot, so a move does not resend the chat). ``wire``: the
-        view as its cached JSON (:func:`admiral.service.snapshot.encoded_view`), for a socket's ``orjson.dumps``."""
+        view as its cached JSON (:func:`admiral.service.snapshot.encoded_view`), for a socket's ``orjson.dumps``;
+        ``held``: what a socket that takes deltas holds (:class:`.snapshot.HeldView`; :func:`.snapshot.message`)."""
         mono = self.now.mono()
         clocks: dict[str, Any] = {"south_ms": None, "north_ms": None, "running": None, "setup_ms": None}
         if g.clock is not None:
@@ -96,7 +98,7 @@ class ShowMixin(SessionBase):
         invite_url = self.invite_url_for(g, browser_hash) if side is not None else None
         chat = self.chat_of(g, side, history=chat_history) if side is not None else None
         return snapshot.message(
-            g, side, public, invite_url=invite_url, notes=self.notes_of(g, side), chat=chat, wire=wire
+            g, side, public, invite_url=invite_url, notes=self.notes_of(g, side), chat=chat, wire=wire, held=held
         )
 
     @staticmethod

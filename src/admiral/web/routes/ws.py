@@ -33,7 +33,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from admiral import i18n
 from admiral.i18n import _
-from admiral.service import GameService, ServiceError, metrics, parse_client_message
+from admiral.service import GameService, HeldView, ServiceError, metrics, parse_client_message
 
 from ..config import Settings
 from ..deps import COOKIE, SESSION_COOKIE, browser_hash_of_token, client_address, cross_site, rate_key
@@ -119,10 +119,12 @@ class _Socket:
     """One open socket: serialised sends, and the revision of the game (``games.revision`` as this instance
     knows it) its last snapshot showed."""
 
-    def __init__(self, ws: WebSocket) -> None:
+    def __init__(self, ws: WebSocket, *, deltas: bool = False) -> None:
         self.ws = ws
         self.lock = asyncio.Lock()
         self.shown: int | None = None
+        #: With ``?delta=1`` (docs/protocol.md) the view this socket holds: the next one is sent as a change of it.
+        self.held = HeldView() if deltas else None
         #: The instance's ``chat_version`` of the game when this socket last got the chat's messages: once a check
         #: found the copy behind (a lost event), the socket gets them again.
         self.chat_version = 0
@@ -133,17 +135,22 @@ class _Socket:
         """Send ``side``'s snapshot of ``g`` (the live game only ever holds what is stored: a change is swapped
         in after its write); with ``chat_history`` its chat's messages too (else only the chat's state)."""
         await service.ensure_notes(g, side)
-        self.shown = service.store.known.get(g.id)
-        message = service.snapshot(g, side, browser, chat_history=chat_history, wire=True)
-        if chat_history:
-            self.chat_version = g.chat_version
-        await self.send(message)
+        # Built under the send lock: with deltas, each view is a change of the one sent just before on this socket.
+        async with self.lock:
+            self.shown = service.store.known.get(g.id)
+            message = service.snapshot(g, side, browser, chat_history=chat_history, wire=True, held=self.held)
+            if chat_history:
+                self.chat_version = g.chat_version
+            await self._write(message)
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.lock:
-            if self.ws.application_state == WebSocketState.CONNECTED:
-                # orjson: serialising snapshots was the largest single cost of a move with the stdlib encoder.
-                await self.ws.send_text(orjson.dumps(message).decode())
+            await self._write(message)
+
+    async def _write(self, message: dict[str, Any]) -> None:
+        if self.ws.application_state == WebSocketState.CONNECTED:
+            # orjson: serialising snapshots was the largest single cost of a move with the stdlib encoder.
+            await self.ws.send_text(orjson.dumps(message).decode())
 
     async def close(self, code: int, reason: str) -> None:
         async with self.lock:
@@ -230,7 +237,7 @@ async def _serve(
 ) -> None:
     """The accepted socket of ``side`` (``None``: spectator) in game ``g``, until it closes. Whatever ends it
     (the client, a flood, the server's shutdown cancelling this task), the seat's presence is given back."""
-    sock = _Socket(ws)
+    sock = _Socket(ws, deltas=ws.query_params.get("delta") == "1")
     shared = service.bus.shared
 
     async def writer() -> None:
