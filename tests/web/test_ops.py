@@ -234,16 +234,22 @@ def test_a_line_per_ply_only_at_debug(browsers, caplog) -> None:
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
-async def test_the_freezer_moves_the_living_out_of_sight_and_gives_them_back(monkeypatch, anyio_backend) -> None:
+async def test_the_freezer_moves_the_living_out_of_sight_and_gives_them_back(
+    monkeypatch, anyio_backend, caplog
+) -> None:
     """Issue 23 (``GC_FREEZE_S``, ``GC_THAW_S``): every interval what is alive is frozen; after the thaw interval
-    it is unfrozen and collected once, then frozen again; ``0`` never freezes."""
+    it is unfrozen and collected once, then frozen again, and the log says what the thaw found; ``0`` never
+    freezes. The defaults freeze every 5 s and thaw every 10 minutes."""
     import asyncio
 
+    from admiral.web import Settings
     from admiral.web import app as app_module
 
+    assert (Settings.model_fields["gc_freeze_s"].default, Settings.model_fields["gc_thaw_s"].default) == (5.0, 600.0)
     calls: list[str] = []
     for name in ("freeze", "unfreeze", "collect"):
-        monkeypatch.setattr(app_module.gc, name, lambda name=name: calls.append(name))
+        monkeypatch.setattr(app_module.gc, name, lambda name=name: calls.append(name) or 7)
+    caplog.set_level(logging.INFO, logger="admiral.web")
     await app_module._freeze_forever(0, 1.0)
     assert calls == []
     task = asyncio.create_task(app_module._freeze_forever(0.01, 0.025))
@@ -256,6 +262,8 @@ async def test_the_freezer_moves_the_living_out_of_sight_and_gives_them_back(mon
     for i, name in enumerate(calls):
         if name == "unfreeze":
             assert calls[i + 1 : i + 3] == ["collect", "freeze"]
+    thaws = [r.getMessage() for r in caplog.records if r.getMessage().startswith("gc thaw:")]
+    assert thaws and thaws[0].startswith("gc thaw: 7 unreachable objects collected in ")
 
 
 def test_each_garbage_collection_is_timed_by_generation() -> None:

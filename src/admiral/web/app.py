@@ -361,8 +361,13 @@ async def _freeze_forever(every_s: float, thaw_s: float) -> None:
     while True:
         await asyncio.sleep(every_s)
         if time.monotonic() - thawed >= thaw_s:
+            started = time.perf_counter()
             gc.unfreeze()
-            gc.collect()
+            garbage = gc.collect()
+            # What waited for the thaw (cyclic garbage frozen with the living) and what giving it back cost.
+            log.info(
+                "gc thaw: %d unreachable objects collected in %.0f ms", garbage, (time.perf_counter() - started) * 1000
+            )
             thawed = time.monotonic()
         gc.freeze()
 

@@ -55,9 +55,11 @@ class Settings(BaseSettings):
     #: ``GC_FREEZE_S``: every this many seconds the objects alive are moved out of the collector's sight
     #: (``gc.freeze``), so that a full collection scans only what was made since (0: only once, at the start);
     #: ``GC_THAW_S``: every this many seconds they are given back and collected once, so that garbage cycles among
-    #: them are freed (issue 23: full collections of the whole heap stalled every game for up to 424 ms).
-    gc_freeze_s: float = 0.0
-    gc_thaw_s: float = 3600.0
+    #: them are freed (issue 23: full collections of the whole heap stalled every game for 0.4-0.6 s, several times
+    #: a minute, under 2,000 games; frozen, ~2,300 cyclic garbage objects a minute wait for the thaw there, whose one
+    #: full collection took 0.16-0.76 s: bench/results/ws_load_issue23_run4.txt).
+    gc_freeze_s: float = 5.0
+    gc_thaw_s: float = 600.0
     #: ``IDLE_EVICT_S``: an untimed game in play with no socket open on it for this many seconds leaves this
     #: instance's memory (reloaded from the database when next asked for, as after a restart; issue 23); 0: never.
     idle_evict_s: float = 600.0
