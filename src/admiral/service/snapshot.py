@@ -90,9 +90,13 @@ _encoded: OrderedDict[tuple[int, str], EncodedView] = OrderedDict()
 _serials = itertools.count()
 
 
-def _entry(g: LiveGame, side: str | None) -> EncodedView | None:
-    """The cached :class:`EncodedView` of ``side``'s view now (built when missing or out of date), or ``None``
-    before play."""
+def encoded_view(g: LiveGame, side: str | None) -> EncodedView | None:
+    """:func:`view` encoded (:class:`EncodedView`: its JSON ready to splice into a message), or ``None`` before play.
+
+    Built and encoded once per version and audience: every socket of an audience gets the same bytes while they
+    are among the :data:`VIEW_CACHE_ENTRIES` most recently used of the process. An entry holds only bytes (a
+    view's dicts take several times their JSON's memory) and is valid for the game's version and
+    ``views_epoch`` (:meth:`LiveGame.drop_views` moves it on when the same version shows otherwise)."""
     if g.game is None:
         return None
     who = audience(g, side)
@@ -167,17 +171,6 @@ def _delta(entry: EncodedView, held: HeldView) -> orjson.Fragment | None:
     return orjson.Fragment(body)
 
 
-def encoded_view(g: LiveGame, side: str | None) -> orjson.Fragment | None:
-    """:func:`view` as JSON ready to splice into a message (``orjson.Fragment``), or ``None`` before play.
-
-    Built and encoded once per version and audience: every socket of an audience gets the same bytes while they
-    are among the :data:`VIEW_CACHE_ENTRIES` most recently used of the process. An entry holds only bytes (a
-    view's dicts take several times their JSON's memory) and is valid for the game's version and
-    ``views_epoch`` (:meth:`LiveGame.drop_views` moves it on when the same version shows otherwise)."""
-    entry = _entry(g, side)
-    return None if entry is None else entry.fragment
-
-
 def next_serial() -> int:
     """A number no other live game of this process has had (the key of its views in :func:`encoded_view`)."""
     return next(_serials)
@@ -240,7 +233,7 @@ def message(
     found: Any = view(g, side) if not wire else None
     delta = None
     if wire:
-        entry = _entry(g, side)
+        entry = encoded_view(g, side)
         if entry is not None:
             if held is not None:
                 delta = _delta(entry, held)

@@ -273,19 +273,9 @@ class Store:
 
         :raises DuplicatePly: if a row for one of these plies exists (nothing is written then).
         """
-        # Core statements on the Table objects: on this hot path (every move) the ORM's bulk machinery
-        # cost several times the write itself.
-        now = utcnow()
         try:
             with self.engine.begin() as conn:
-                conn.execute(
-                    _INSERT_ACTIONS,
-                    [
-                        {"game_id": game_id, "ply": p, "notation": n, "side": side, "created_at": now}
-                        for p, n, side in rows
-                    ],
-                )
-                self._bump(conn, game_id, **game_values)
+                self._write_moves(conn, [ActionWrite(game_id, rows, game_values)])
         except IntegrityError as e:
             raise DuplicatePly(str(e)) from None
 
@@ -298,35 +288,19 @@ class Store:
         :returns: for each write in order, ``None`` (stored) or the exception it failed with (:class:`DuplicatePly`,
             or the database's).
         """
-        if len(writes) == 1:
-            w = writes[0]
+        if len(writes) > 1:
+            known = {w.game_id: self.known.get(w.game_id) for w in writes}
             try:
-                self.append_actions(w.game_id, w.rows, **w.values)
-            except Exception as e:
-                return [e]
-            return [None]
-        known = {w.game_id: self.known.get(w.game_id) for w in writes}
-        now = utcnow()
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    _INSERT_ACTIONS,
-                    [
-                        {"game_id": w.game_id, "ply": p, "notation": n, "side": side, "created_at": now}
-                        for w in writes
-                        for p, n, side in w.rows
-                    ],
-                )
-                for w in writes:
-                    self._bump(conn, w.game_id, **w.values)
-            return [None] * len(writes)
-        except Exception:
-            # Rolled back: the revisions read inside it are not the database's.
-            for game_id, rev in known.items():
-                if rev is None:
-                    self.known.pop(game_id, None)
-                else:
-                    self.known[game_id] = rev
+                with self.engine.begin() as conn:
+                    self._write_moves(conn, writes)
+                return [None] * len(writes)
+            except Exception:
+                # Rolled back: the revisions read inside it are not the database's.
+                for game_id, rev in known.items():
+                    if rev is None:
+                        self.known.pop(game_id, None)
+                    else:
+                        self.known[game_id] = rev
         outcomes: list[BaseException | None] = []
         for w in writes:
             try:
@@ -336,6 +310,22 @@ class Store:
             else:
                 outcomes.append(None)
         return outcomes
+
+    def _write_moves(self, conn: Any, writes: list[ActionWrite]) -> None:
+        """Insert the writes' action rows and bump each game with its columns, in the caller's transaction."""
+        # Core statements on the Table objects: on this hot path (every move) the ORM's bulk machinery
+        # cost several times the write itself.
+        now = utcnow()
+        conn.execute(
+            _INSERT_ACTIONS,
+            [
+                {"game_id": w.game_id, "ply": p, "notation": n, "side": side, "created_at": now}
+                for w in writes
+                for p, n, side in w.rows
+            ],
+        )
+        for w in writes:
+            self._bump(conn, w.game_id, **w.values)
 
     def checkpoint(self, rows: list[dict[str, Any]], *, guarded: bool = False) -> None:
         """Bulk-update games: each dict has ``id`` plus the columns to set (the sweeper's clock checkpoints).
