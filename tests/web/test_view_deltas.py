@@ -41,6 +41,11 @@ def test_a_delta_socket_rebuilds_every_view_a_plain_socket_gets(browsers) -> Non
             plain = live.snaps["south"]
             while version < plain["game"]["version"]:  # every snapshot of this socket, each from the last
                 msg = until(dws, lambda m: m["type"] == "snapshot")
+                if msg["game"]["version"] == version:
+                    # a seat's presence, published late on a shared bus (Redis), comes at the same version: the
+                    # view it holds stays as it was (CI on PostgreSQL + Redis saw one such snapshot)
+                    assert _rebuild(held, msg) == held
+                    continue
                 if "view_delta" in msg:
                     assert msg["view_delta"]["base"] == version  # a change of the view this socket holds
                     deltas += 1
