@@ -151,3 +151,27 @@ def test_action_classes_round_trip():  # docs/battleship_ext.md notation
         assert str(parse_action(text)) == text
     assert isinstance(parse_action("AIR Б5"), AreaAbility) and str(parse_action("AIR Б5")) == "air b5"
     assert isinstance(parse_action("move a1-b1"), Manoeuvre) and isinstance(parse_action("repair a1"), Repair)
+
+
+def test_an_ability_is_ready_exactly_when_it_may_be_used_and_has_a_target():  # rules C5, C6, D7–D10
+    """The view reads an ability's targets from its own legal actions (issue 23: not a second search of them): an
+    ability is ready exactly when the rules allow it now and it has a target, and ``no_target`` exactly when only
+    the target is missing (seeds 309 and 312 box a boat in: every step would touch a ship or a shot cell, D9)."""
+    told = {"ready": 0, "no_target": 0, "other": 0}
+    for options, seeds in zip(OPTIONS, ((300, 309), (312,), (300,), (301,)), strict=True):
+        for seed in seeds:
+            rng = random.Random(seed)
+            levels = {"south": rng.randint(1, 10), "north": rng.randint(1, 10)}
+            g = ExtGame.new_random(rng, {"options": options, "seed": rng.getrandbits(62), "levels": levels})
+            while g.state.to_act is not None and g.ply < 400:
+                state = g.state
+                for me in Side:
+                    for a in view(state, me).abilities:
+                        allowed = state.ability_refusal(a.key, me) is None
+                        aimed = allowed and bool(state.targets(a.key, me))
+                        assert a.ready == aimed and (a.why == "no_target") == (allowed and not aimed), (g.ply, a)
+                        told["ready" if a.ready else "no_target" if a.why == "no_target" else "other"] += 1
+                actions = g.legal_actions()
+                special = [a for a in actions if not isinstance(a, Shot)]
+                g.apply(rng.choice(special if special and rng.random() < 0.25 else actions))
+    assert told["ready"] > 100 and told["other"] > 100 and told["no_target"] >= 2, told

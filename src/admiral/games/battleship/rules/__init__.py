@@ -56,7 +56,7 @@ from .state import (
     apply,
     legal_actions,
 )
-from .view import AUDIENCES, PlayerView, ShipView, ShotView, SideView, shot_view, view
+from .view import AUDIENCES, PlayerView, ShipView, ShotView, SideView, fleet_view, shot_told, shot_view, view
 
 __all__ = [
     "AUDIENCES", "BASE_ANSWERS", "BOARD", "CLASSIC", "FORMAT", "HASBRO", "ROWS", "ROWS_RU", "RULES", "STYLES",
@@ -65,7 +65,8 @@ __all__ = [
     "Result", "Rules", "SetupProblem", "Ship", "ShipClass", "ShipView", "Shot", "ShotFired", "ShotView", "Side",
     "SideView", "Touching", "TurnPassed",
     "apply", "auto_arrange", "canonical_setup", "cell_at", "cell_col", "cell_name", "cell_name_ru", "cell_row",
-    "check_setup", "clean_partial", "commitment", "density", "draw", "figures_of", "first_shooter", "legal_actions",
+    "check_setup", "clean_partial", "commitment", "density", "draw", "figures_of", "first_shooter", "fleet_view",
+    "legal_actions",
     "normalize_setup", "options_of", "parse_cell", "rules_from_options", "seed_bytes", "settings_of",
-    "setup_from_text", "setup_to_text", "ships_of", "shot_view", "validate_setup", "view",
+    "setup_from_text", "setup_to_text", "ships_of", "shot_told", "shot_view", "validate_setup", "view",
 ]  # fmt: skip

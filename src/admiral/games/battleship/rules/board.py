@@ -60,9 +60,13 @@ def cell_col(cell: Cell) -> int:
     return cell % _STRIDE
 
 
+#: Every cell's wire name by cell index (what :func:`cell_name` reads): a view names hundreds of cells.
+_NAMES = tuple(f"{row}{col + 1}" for row in ROWS for col in range(_STRIDE))
+
+
 def cell_name(cell: Cell) -> str:
     """Wire name of ``cell``: Latin row letter then column, e.g. ``b5``."""
-    return f"{ROWS[cell // _STRIDE]}{cell % _STRIDE + 1}"
+    return _NAMES[cell]
 
 
 def cell_name_ru(cell: Cell) -> str:

@@ -20,6 +20,7 @@ does then. A spectator sees no ship before the end: only the shots and what thei
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .board import Cell, cell_name
@@ -27,7 +28,9 @@ from .errors import IllegalAction
 from .fleet import Rules, options_of
 from .state import Answer, GameState, Result, Shot, ShotFired, Side
 
-__all__ = ["AUDIENCES", "PlayerView", "ShipView", "ShotView", "SideView", "shot_view", "view"]
+__all__ = [
+    "AUDIENCES", "PlayerView", "ShipView", "ShotView", "SideView", "fleet_view", "shot_told", "shot_view", "view",
+]  # fmt: skip
 
 #: Who a view is for.
 AUDIENCES = ("south", "north", "spectator", "full")
@@ -155,15 +158,23 @@ class PlayerView:
         }
 
 
+def shot_told(rules: Rules, shot: ShotFired, truth: bool = False) -> tuple[str | None, tuple[Cell, ...]]:
+    """What ``shot``'s answer told everyone about the ship (``truth``: as the full view shows it, everything):
+    ``(code or None, sunk cells or ())`` (A5, A6, B2, D4)."""
+    told = truth or (rules.names_sinkings if shot.answer is Answer.SUNK else rules.names_hits)
+    return (shot.code if told else None), (shot.sunk if truth or rules.shows_sunk_cells else ())
+
+
 def shot_view(rules: Rules, shot: ShotFired, truth: bool = False) -> ShotView:
     """``shot`` as its answer told it to everyone (``truth``: as the full view shows it, everything)."""
-    told = truth or (rules.names_sinkings if shot.answer is Answer.SUNK else rules.names_hits)
-    cells = shot.sunk if truth or rules.shows_sunk_cells else ()
-    return ShotView(shot.ply, shot.cell, shot.answer, shot.code if told else None, cells)
+    return ShotView(shot.ply, shot.cell, shot.answer, *shot_told(rules, shot, truth))
 
 
-def _side_view(state: GameState, side: Side, open_fleet: bool, truth: bool) -> SideView:
-    rules = state.rules
+def fleet_view(
+    state: GameState, side: Side, open_fleet: bool
+) -> tuple[tuple[ShipView, ...] | None, int, int, tuple[str, ...] | None]:
+    """``side``'s fleet as :class:`SideView` shows it: ``(ships, afloat, sunk_count, sunk)`` (its fields), the
+    ships only when ``open_fleet`` (D12)."""
     fleet = state.fleets[side]
     sunk_flags = [state.ship_sunk(side, i) for i in range(len(fleet))]
     hit = state.shots[side.opponent]
@@ -172,22 +183,35 @@ def _side_view(state: GameState, side: Side, open_fleet: bool, truth: bool) -> S
         ships = tuple(
             ShipView(s.code, s.cells, tuple(c for c in s.cells if c in hit), sunk_flags[i]) for i, s in enumerate(fleet)
         )
-    known_sunk = open_fleet or rules.names_sinkings
+    known_sunk = open_fleet or state.rules.names_sinkings
     sunk = tuple(s.code for i, s in enumerate(fleet) if sunk_flags[i]) if known_sunk else None
+    return ships, state.afloat[side], len(fleet) - state.afloat[side], sunk
+
+
+def _side_view(state: GameState, side: Side, open_fleet: bool, truth: bool) -> SideView:
+    rules = state.rules
     shots = tuple(shot_view(rules, s, truth) for s in state.shots[side].values())
     marks: tuple[Cell, ...] = ()
     if not rules.touching and rules.shows_sunk_cells:
         ring = {n for s in shots for c in s.sunk_cells for n in rules.board.ring[c]}
         marks = tuple(sorted(ring - state.shots[side].keys()))
-    return SideView(side, ships, state.afloat[side], len(fleet) - state.afloat[side], sunk, shots, marks)
+    return SideView(side, *fleet_view(state, side, open_fleet), shots, marks)
 
 
-def view(state: GameState, audience: Side | str, *, since: int | None = None) -> PlayerView:
+def view(
+    state: GameState,
+    audience: Side | str,
+    *,
+    since: int | None = None,
+    side_view: Callable[[GameState, Side, bool, bool], SideView] = _side_view,
+) -> PlayerView:
     """The view of ``state`` for ``audience`` (module docstring).
 
     ``audience``: a :class:`~.state.Side` or ``"south"``/``"north"`` (a player), ``"spectator"``, or ``"full"``
     (everything, including what the answers did not tell: only once the game is over). ``since``: the first ply
-    :attr:`PlayerView.news` covers (default: the last ply).
+    :attr:`PlayerView.news` covers (default: the last ply). ``side_view(state, side, open_fleet, truth)`` makes
+    each side's :class:`SideView` (``open_fleet``: its ships are open to the audience; ``truth``: the full view);
+    the extended variant passes its own (:func:`admiral.games.battleship_ext.rules.view`).
 
     :raises IllegalAction: ``game_not_over`` for a full view of a game in progress; ``bad_audience``.
     """
@@ -200,7 +224,7 @@ def view(state: GameState, audience: Side | str, *, since: int | None = None) ->
         raise IllegalAction("game_not_over", "the full view opens only after the game (D12)")
     me = Side.parse(audience) if audience in ("south", "north") else None
     over = state.result is not None
-    sides = tuple(_side_view(state, s, over or s is me, truth) for s in Side)
+    sides = tuple(side_view(state, s, over or s is me, truth) for s in Side)
     legal = tuple(state.legal_actions()) if me is not None and me is state.to_act else ()
     return PlayerView(
         audience, state.rules, state.ply, state.first, state.to_act, state.shots_left, state.turn_shots,

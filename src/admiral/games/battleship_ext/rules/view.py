@@ -27,12 +27,13 @@ from admiral.games.battleship.rules import (
     Side,
     SideView,
     cell_name,
-    shot_view,
+    fleet_view,
+    shot_told,
 )
 from admiral.games.battleship.rules import view as classic_view
 
 from .fleet import ABILITIES, AIR, CARPET, options_of, reveal_chance
-from .state import AreaAbility, ExtState, Manoeuvre, Repair, Scan, Use
+from .state import AreaAbility, ExtState, Manoeuvre, Repair, Scan, Use, _key_of
 
 __all__ = ["AbilityView", "EnergyView", "ExtPlayerView", "ExtShotView", "ExtSideView", "FigureView", "view"]
 
@@ -58,7 +59,10 @@ class ExtShotView(ShotView):
 
     def to_dict(self) -> dict:
         """Classic's keys plus ``via`` and ``repaired``."""
-        return {**ShotView.to_dict(self), "via": self.via, "repaired": self.repaired}
+        return {
+            "ply": self.ply, "cell": cell_name(self.cell), "answer": self.answer.value, "ship": self.ship,
+            "sunk_cells": [cell_name(c) for c in self.sunk_cells], "via": self.via, "repaired": self.repaired,
+        }  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,15 +220,13 @@ def _legal(actions: tuple) -> list[dict]:
 
 def _shots(state: ExtState, side: Side, truth: bool) -> tuple[ExtShotView, ...]:
     """``side``'s shots in ply order, repaired ones included (D10), each with the attack that fired it."""
+    rules, now = state.rules, state.shots[side]
     via = {u.ply: u.ability for u in state.x.uses[side] if u.ability in (AIR, CARPET)}
-    out = []
-    for shot in state.history:
-        if shot.side is not side:
-            continue
-        b = shot_view(state.rules, shot, truth)
-        repaired = state.shots[side].get(shot.cell) is not shot
-        out.append(ExtShotView(b.ply, b.cell, b.answer, b.ship, b.sunk_cells, via.get(shot.ply), repaired))
-    return tuple(out)
+    return tuple(
+        ExtShotView(s.ply, s.cell, s.answer, *shot_told(rules, s, truth), via.get(s.ply), now.get(s.cell) is not s)
+        for s in state.history
+        if s.side is side
+    )
 
 
 def _marks(state: ExtState, side: Side, shots: tuple[ExtShotView, ...]) -> tuple[Cell, ...]:
@@ -236,12 +238,11 @@ def _marks(state: ExtState, side: Side, shots: tuple[ExtShotView, ...]) -> tuple
     return tuple(sorted(known - state.shots[side].keys()))
 
 
-def _side(state: ExtState, base: SideView, me: Side | None, over: bool, truth: bool) -> ExtSideView:
-    side, x = base.side, state.x
-    own = over or truth or side is me
+def _side(state: ExtState, side: Side, own: bool, truth: bool) -> ExtSideView:
+    """One side's view (the classic view's ``side_view``): ``own``: its fleet and figures are open to the
+    audience (its own, or anyone's once the game is over)."""
+    x, opp = state.x, side.opponent
     shots = _shots(state, side, truth)
-    values = {f.name: getattr(base, f.name) for f in fields(SideView)}
-    values.update(shots=shots, marks=_marks(state, side, shots))
     figures = None
     if own:
         figures = tuple(
@@ -250,9 +251,11 @@ def _side(state: ExtState, base: SideView, me: Side | None, over: bool, truth: b
             for c in sorted(x.figures[side])
             if x.figures[side][c] == code
         )
-    opp = side.opponent
     return ExtSideView(
-        **values,
+        side,
+        *fleet_view(state, side, own),
+        shots,
+        _marks(state, side, shots),
         figures=figures,
         crosshairs=tuple(sorted(x.crosshairs[side])) if own else (),
         gold=tuple(sorted(x.gold[side])) if own else (),
@@ -263,14 +266,17 @@ def _side(state: ExtState, base: SideView, me: Side | None, over: bool, truth: b
     )
 
 
-def _abilities(state: ExtState, me: Side) -> tuple[AbilityView, ...]:
+def _abilities(state: ExtState, me: Side, legal: tuple) -> tuple[AbilityView, ...]:
+    """The seat's abilities; ``legal``: the view's legal actions (the seat's own when it is to act), which hold
+    every target of every ability it may use now (:meth:`~.state.ExtState.legal_actions`)."""
     level = state.levels[me]
+    aimed = {_key_of(a) for a in legal if isinstance(a, AreaAbility | Manoeuvre | Repair)}
     out = []
     for key in state.abilities_of(me):
         ability = ABILITIES[key]
         problem = state.ability_refusal(key, me)
         why = None if problem is None else _WHY.get(problem.code, problem.code)
-        if why is None and not state.targets(key, me):
+        if why is None and key not in aimed:
             why = "no_target"
         out.append(
             AbilityView(
@@ -293,14 +299,13 @@ def view(state: ExtState, audience: Side | str, *, since: int | None = None) -> 
 
     :raises IllegalAction: ``game_not_over`` for a full view of a game in progress; ``bad_audience``.
     """
-    base = classic_view(state, audience, since=since)
-    me, over, truth = base.side, state.result is not None, base.audience == "full"
+    base = classic_view(state, audience, since=since, side_view=_side)
+    me, over = base.side, state.result is not None
     values = {f.name: getattr(base, f.name) for f in fields(PlayerView)}
-    values["sides"] = tuple(_side(state, sv, me, over, truth) for sv in base.sides)
     energy = abilities = None
     if me is not None:
         energy = EnergyView(state.energy[me], state.max_energy(me), state.gain(me))
-        abilities = _abilities(state, me)
+        abilities = _abilities(state, me, base.legal)
     return ExtPlayerView(
         **values,
         levels=state.levels,
