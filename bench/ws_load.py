@@ -37,6 +37,12 @@ showed, refused requests and closed sockets:
 With ``--instances 2`` (PostgreSQL and Redis required) it starts two servers sharing a fresh database and Redis,
 and seats each game's South on one instance and North on the other: every action crosses instances.
 
+Behind nginx (``python -m tests.cluster.topology``, the production topology), ``--url`` is nginx's; nginx does not
+serve ``/metrics``, so ``--metrics-url`` names the instances' own URLs and ``--pids`` their processes (server CPU):
+
+    .venv/bin/python bench/ws_load.py --url http://127.0.0.1:NGINX --metrics-url http://127.0.0.1:A,http://127.0.0.1:B \
+        --pids PID_A,PID_B --games 2000 --plies 30 --think-ms 3000 --deltas
+
 A benchmark, not a test: it prints figures and asserts nothing about speed.
 """
 
@@ -92,9 +98,12 @@ def metric_samples(urls: list[str]) -> list:
     out = []
     for url in urls:
         try:
-            text = httpx.get(f"{url}/metrics", timeout=10).text
+            answer = httpx.get(f"{url}/metrics", timeout=10)
         except httpx.HTTPError:
             continue
+        if answer.status_code != 200:  # nginx in front does not serve it: --metrics-url
+            continue
+        text = answer.text
         out.extend(s for family in text_string_to_metric_families(text) for s in family.samples)
     return out
 
@@ -447,6 +456,7 @@ async def bot_games(url: str, games: int, level: int, outcome: dict[str, int]) -
 async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> None:
     bench = Bench(args.games)
     bench.deltas = args.deltas
+    servers = args.metrics_url.split(",") if args.metrics_url else urls  # their /metrics
     pid = pids[0] if len(pids) == 1 else None
     rss_idle = rss_kib(pid) if pid else 0
     sem = asyncio.Semaphore(50)
@@ -483,9 +493,9 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
         t_play = time.perf_counter()
         cpu_play = sum(cpu_s(p) for p in pids)
         client_play = time.process_time()
-        gc_play = gc_pauses(urls)
-        lag_play = loop_lags(urls)
-        commit_play = commits(urls)
+        gc_play = gc_pauses(servers)
+        lag_play = loop_lags(servers)
+        commit_play = commits(servers)
         rss_open = rss_kib(pid) if pid else 0
         print(f"{args.games} games open and ready in {t_play - t0:.1f} s", flush=True)
         await asyncio.gather(*tasks)
@@ -496,9 +506,9 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
             bots.cancel()
         cpu_used = sum(cpu_s(p) for p in pids) - cpu_play
         client_used = time.process_time() - client_play
-        gc_end = gc_pauses(urls)
-        lag_end = loop_lags(urls)
-        commit_end = commits(urls)
+        gc_end = gc_pauses(servers)
+        lag_end = loop_lags(servers)
+        commit_end = commits(servers)
         await asyncio.sleep(2.0)  # every socket has closed: the games stay in memory, idle
         rss_closed = rss_kib(pid) if pid else 0
     lat = sorted(bench.latencies)
@@ -529,7 +539,7 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
         print(f"flood: {args.flood_sockets} sockets from {FLOOD_ADDRESS} on one game, setup.auto "
               f"{args.flood_rate:g}/s each: {dict(sorted(outcome.items()))}")  # fmt: skip
     if pids and bench.actions:
-        print(f"instances: {len(urls)}")
+        print(f"instances: {len(pids)}")
         print(
             f"server CPU during play: {cpu_used:.1f} s → {cpu_used / bench.actions * 1000:.2f} ms per action "
             f"(one core would serve ~{bench.actions / cpu_used:,.0f} actions/s)"
@@ -716,6 +726,11 @@ def main() -> None:
         default=0.0,
         help="mean think time of a player before each action, ms (0: act as soon as the update arrives)",
     )
+    ap.add_argument(
+        "--metrics-url",
+        help="with --url: the servers' own URLs (comma-separated) to read /metrics from, e.g. behind nginx",
+    )
+    ap.add_argument("--pids", help="with --url: the servers' process ids (comma-separated), for their CPU and RSS")
     ap.add_argument("--instances", type=int, default=1, help="servers to start (2+: sharing PostgreSQL + Redis)")
     ap.add_argument("--database-url", help="PostgreSQL admin URL (a fresh database is made there)")
     ap.add_argument("--redis-url", help="Redis URL the instances share")
@@ -749,7 +764,8 @@ def main() -> None:
         if args.lobby:
             asyncio.run(lobby_load(args, args.url.rstrip("/"), []))
             return
-        uvloop.run(run(args, [u.rstrip("/") for u in args.url.split(",")], []))
+        pids = [int(p) for p in args.pids.split(",")] if args.pids else []
+        uvloop.run(run(args, [u.rstrip("/") for u in args.url.split(",")], pids))
         return
     with tempfile.TemporaryDirectory(prefix="admiral-bench-") as tmp:
         extra: dict[str, str] = {}
