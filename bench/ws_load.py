@@ -201,6 +201,7 @@ class Bench:
         self.latencies: list[float] = []
         self.actions = 0
         self.errors = 0
+        self.resends = 0  # actions sent again after an ``unavailable`` error, as the message asks
         self.ready = 0
         self.all_ready = asyncio.Event()
         self.games = games
@@ -231,6 +232,7 @@ async def player(
     seen = 0
     counted = False
     held = None  # the last view (the base of a delta)
+    pending: tuple[int, str] | None = None  # the last action sent: its version and message
     while True:
         raw = await ws.recv()
         msg = orjson.loads(raw)
@@ -242,6 +244,11 @@ async def player(
             bench.errors += 1
             if bench.errors <= 3:
                 print(f"error: {msg}", file=sys.stderr, flush=True)
+            if msg.get("code") == "unavailable" and pending is not None and seen <= pending[0]:
+                # «Сервер занят. Попробуйте ещё раз через секунду.»: the move was not made; a player sends it again
+                await asyncio.sleep(1.0)
+                bench.resends += 1
+                await ws.send(pending[1])
             continue
         if kind != "snapshot":
             continue
@@ -289,7 +296,8 @@ async def player(
                 await asyncio.sleep(think_s * rng.uniform(0.5, 1.5))
             sent[version] = time.perf_counter()
             bench.actions += 1
-            await ws.send(json.dumps({"type": "action", "ply": version, "action": action}))
+            pending = (version, json.dumps({"type": "action", "ply": version, "action": action}))
+            await ws.send(pending[1])
 
 
 async def request(http: httpx.AsyncClient, url: str, method: str = "POST", **kw) -> httpx.Response:
@@ -514,7 +522,8 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> Non
     lat = sorted(bench.latencies)
     p = (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000) if lat else (lambda q: float("nan"))
     print(f"game: {args.game} {args.options}; games: {args.games}, plies per game: {args.plies}, think time: "
-          f"{args.think_ms} ms, errors: {bench.errors}")  # fmt: skip
+          f"{args.think_ms} ms, errors: {bench.errors}"
+          f"{f' ({bench.resends} actions sent again after «unavailable»)' if bench.resends else ''}")  # fmt: skip
     print(f"actions: {bench.actions} in {t_end - t_play:.1f} s → {bench.actions / (t_end - t_play):,.0f} actions/s")
     print(f"latency send → opponent's update: p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms (n={len(lat)})")
     if lat:
