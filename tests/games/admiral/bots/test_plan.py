@@ -65,6 +65,7 @@ from admiral.games.admiral.bots.bots import (  # noqa: E402
     REPEAT,
     VALUE,
     HeuristicBot,
+    can_attack,
 )
 from admiral.games.admiral.rules import Attack, Detonate, GameState, Move, view  # noqa: E402
 from admiral.games.admiral.rules.board import parse_cell  # noqa: E402
@@ -189,6 +190,31 @@ def test_pressing_level_five_brings_its_carrier_and_aircraft_to_the_bases() -> N
     assert ctx.base_dist[d3] == ctx.base_dist[c3] - 1 > AIR_REACH  # towards f14
     assert ctx.move_delta(c3, d3) - calm.move_delta(c3, d3) == pytest.approx(AIR_HUNT)
     assert ctx.term(K.L, c3, own) == calm.term(K.L, c3, own)  # rated ships: the endgame plan, as before
+
+
+def test_once_the_enemy_cannot_attack_the_base_guards_join_the_hunt() -> None:
+    """rules §6 (a rated ship, a fireship or an aircraft with its carrier attacks; mines, bases and the bomb never do)
+    and §10.3, issue 22 (a quiet-sea draw 122 : 56 ahead: level 5's two destroyers stayed beside its bases, where
+    nothing could come, while its carrier without aircraft shuffled for 100 moves): with only a base, mines and a bomb
+    left to the enemy, no cell beside a base is worth keeping and the destroyer steps out towards the enemy base;
+    one enemy torpedo boat left, and it stays. A carrier without its aircraft gets nothing from the press."""
+    calm_sea = "VMBa1 VMBk1 ESb1 ESl1 Ae6 / VMBd15 Mc15 Me15 ABi11"
+    v = _view(calm_sea, quiet=160, north_left=True)
+    boat = _view(calm_sea + " TKn14", quiet=160, north_left=True)
+    assert not can_attack(v.lost[Side.NORTH]) and can_attack(boat.lost[Side.NORTH])
+    free, guarded = _Context(_bot(v), v, 30), _Context(_bot(boat), boat, 30)
+    assert free.press == guarded.press == pytest.approx(24.0)
+    b1, b2 = parse_cell("b1"), parse_cell("b2")
+    assert free.plugs == set() and b1 in guarded.plugs
+    assert free.move_delta(b1, b2) == pytest.approx(guarded.move_delta(b1, b2) + 2.0)  # the plug's worth, no more
+    assert free.move_delta(b1, b2) > 0 > guarded.move_delta(b1, b2)
+    assert _bot(v).act(v, 1.0) == Move(b1, b2)
+    calm = _Context(_bot(v, press=False), v, 30)
+    for cell in ("e6", "f10", "d13"):
+        c = parse_cell(cell)
+        assert free.term(K.A, c, v.own()) == calm.term(K.A, c, v.own())  # no aircraft: no air hunt
+    assert not can_attack({**{k: k.count for k in K}, K.S: 0})  # an aircraft alone, without its carrier
+    assert can_attack({**{k: k.count for k in K}, K.S: 0, K.A: 0})  # an aircraft with its carrier
 
 
 def test_a_unit_does_not_walk_back_along_its_trail() -> None:

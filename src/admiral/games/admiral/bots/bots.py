@@ -194,15 +194,16 @@ class Config:
     per searched candidate; ``noise``: random tie-break added to every score; ``setup``: a key of
     :data:`~admiral.games.admiral.bots.setups.SETUPS` (``forward``: bases just behind the front row, ``back``: bases
     on the back edge, ``guarded``: bases on the back edge between mines, ``admiral``: the whole
-    deliberate setup); ``defend``: ships shift towards a
-    threatened base; ``pairs``: ships assemble formation pairs near the enemy; ``bomb``: the atomic
-    bomb advances and detonates on a favourable expected exchange; ``deep_bases``: the belief expects
-    bases deep in the enemy's zone (:data:`.belief.BASE_DEPTH`); ``deduce``: the belief reads the
+    deliberate setup); ``defend``: ships shift towards a threatened base, and units beside the own bases close
+    them, while the enemy can still attack (rules §6); ``pairs``: ships assemble formation pairs near the enemy;
+    ``bomb``: the atomic bomb advances and detonates on a favourable expected exchange; ``deep_bases``: the belief
+    expects bases deep in the enemy's zone (:data:`.belief.BASE_DEPTH`); ``deduce``: the belief reads the
     carriers from the weapons' tethers, and the ships hunt the carrier once it is narrowed to a few markers;
     ``bomb_guard``: the own units and bases inside the own bomb's blast square count at the risk that the enemy sets
     it off (rules §8), and a detonation must remove at least as much enemy worth as own in the sampled worlds;
     ``press``: ahead in material while the quiet-sea counter runs (rules §10.3), an attack that removes an enemy
-    unit earns up to :data:`PRESS` points, and the carrier and its aircraft hunt the base targets (:data:`AIR_HUNT`);
+    unit earns up to :data:`PRESS` points, and the aircraft (and its carrier while it has one) hunt the base targets
+    (:data:`AIR_HUNT`);
     ``trail``: a unit stepping back to where it came from pays :data:`REPEAT`;
     ``anytime``: after the two-ply search, fresh worlds keep refining the leading candidates until they part by
     :data:`SETTLED` points or the deadline nears."""
@@ -483,6 +484,7 @@ class _Context:
         self.threat_dist = None
         # The endgame press (rules §10.3): ahead in material while the quiet-sea counter runs out.
         self.press = 0.0
+        self.air_left = S in self.own.values()  # a carrier without its aircraft strikes nothing (rules §6)
         if self.cfg.press and view.quiet > PRESS_FROM and self.material_margin(view) >= AHEAD:
             self.press = PRESS * min(1.0, (view.quiet - PRESS_FROM) / (200 - PRESS_FROM))
             self.endgame = True
@@ -493,9 +495,11 @@ class _Context:
         if self.cfg.bomb_guard:
             self.bomb = next((c for c, k in self.own.items() if k is AB), None)
             self.air = {c: p for c, d in probs.items() if (p := d.get(S, 0.0)) > 0.0}
-        # Cells touching my bases: a unit there must be beaten before the base can be reached by contact.
+        # Cells touching my bases: a unit there must be beaten before the base can be reached by contact. Once the
+        # enemy has nothing left that attacks (rules §6: a rated ship, a fireship, an aircraft with its carrier),
+        # there is nothing to close them against: the plugs join the hunt.
         self.plugs: set[Cell] = set()
-        if self.cfg.defend:
+        if self.cfg.defend and can_attack(view.lost[self.enemy]):
             self.plugs = {n for c, k in self.own.items() if k is VMB for n in ORTH[c]}
             threatened = [c for c, k in self.own.items() if k is VMB and self.enemy_dist[c] <= 3]
             if threatened:
@@ -654,7 +658,7 @@ class _Context:
             t += 0.3 if _near(own, c, ES) else 0.0
         elif k is AB and self.cfg.bomb:
             t -= 0.15 * e
-        if self.press and (k is A or k is S):
+        if self.press and (k is S or (k is A and self.air_left)):
             t -= AIR_HUNT * max(0, b - AIR_REACH)
         t -= 0.6 * self.scarce * danger
         if k in PLUGS and c in self.plugs:
@@ -821,6 +825,16 @@ class _Context:
                 total -= self.loss_value(r[1])
                 m += 1
         return total / m if m else 0.0
+
+
+def can_attack(lost: dict[Kind, int]) -> bool:
+    """Whether a side that lost ``lost`` (kind → units removed) still has a unit that attacks (rules §6): a rated
+    ship (a torpedo needs its boat, one), a fireship, or an aircraft with its carrier."""
+
+    def left(k: Kind) -> int:
+        return k.count - lost.get(k, 0)
+
+    return any(left(k) for k in Kind if k.is_rated) or left(BR) > 0 or (left(S) > 0 and left(A) > 0)
 
 
 def _near(own: dict[Cell, Kind], c: Cell, carrier: Kind) -> bool:
