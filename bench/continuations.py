@@ -19,17 +19,7 @@ import pickle
 import time
 
 from admiral.games.admiral.bots.tournament import game_metrics, match_bots
-from admiral.games.admiral.rules import IllegalAction, Kind, Resign, Side
-
-
-def can_attack(lost: dict[Kind, int]) -> bool:
-    """Whether a side that lost ``lost`` still has a unit that attacks (rules §6); kept here so that code from
-    before ``admiral.games.admiral.bots.bots.can_attack`` can be measured too."""
-
-    def left(k: Kind) -> int:
-        return k.count - lost.get(k, 0)
-
-    return any(left(k) for k in Kind if k.is_rated) or left(Kind.BR) > 0 or (left(Kind.S) > 0 and left(Kind.A) > 0)
+from admiral.games.admiral.rules import IllegalAction, Resign, Side
 
 
 def main() -> None:
@@ -47,7 +37,9 @@ def main() -> None:
         game, a_side = pickle.load(f)
     record = game.record
     start = args.start
-    if start is None:
+    if start is None:  # imported here: with --from, code from before can_attack (2d1ed00) is measured too
+        from admiral.games.admiral.bots.bots import can_attack
+
         probe = record.replay(0)
         for ply, action in enumerate(record.actions):
             probe.apply(action)

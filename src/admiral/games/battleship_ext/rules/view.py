@@ -59,10 +59,7 @@ class ExtShotView(ShotView):
 
     def to_dict(self) -> dict:
         """Classic's keys plus ``via`` and ``repaired``."""
-        return {
-            "ply": self.ply, "cell": cell_name(self.cell), "answer": self.answer.value, "ship": self.ship,
-            "sunk_cells": [cell_name(c) for c in self.sunk_cells], "via": self.via, "repaired": self.repaired,
-        }  # fmt: skip
+        return {**ShotView.to_dict(self), "via": self.via, "repaired": self.repaired}
 
 
 @dataclass(frozen=True, slots=True)
