@@ -16,9 +16,15 @@ CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 
 
 def switch(page, lang: str) -> None:
-    """Press the language button of the top bar and wait for the page to come back in ``lang``."""
+    """Press the language button of the top bar and wait for the page to come back in ``lang``, whole.
+
+    The switch posts a form and the server redirects back: the new document's ``<html lang>`` is parsed before its
+    body, so waiting for the attribute alone let a check run against a page without its headings yet (CI, stop 35).
+    """
     press(page, page.locator(f".topbar .lang-switch button[value={lang}]"))
-    page.wait_for_function("lang => document.documentElement?.lang === lang", arg=lang)
+    page.wait_for_function(
+        "lang => document.documentElement?.lang === lang && document.readyState === 'complete'", arg=lang
+    )
 
 
 def start_vs_ai(page, shots, name: str) -> None:
