@@ -38,12 +38,19 @@ class RedisBus(EventBus):
         self.url = url
         self.instance_id = instance_id or secrets.token_hex(6)
         # A blocking pool: under a burst, a command waits (up to 10 s) for a free connection instead of failing
-        # with "Too many connections".
+        # with "Too many connections". A command holds its connection until the event loop reads the reply, so
+        # a busy loop holds many at once: 64 were all taken for seconds at 2,000 games (issue 23).
         pool = aioredis.BlockingConnectionPool.from_url(
-            url, decode_responses=True, health_check_interval=10, max_connections=64, timeout=10
+            url, decode_responses=True, health_check_interval=10, max_connections=self.POOL_SIZE, timeout=10
         )
         self._pool = pool
         self.redis = aioredis.Redis(connection_pool=pool)
+        # The held locks' lease renewals have connections of their own: queued behind other commands in a
+        # taken pool, a renewal came after its lease had run out (issue 23: 48 locks lost at 2,000 games).
+        self._lease_pool = aioredis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, health_check_interval=10, max_connections=self.LEASE_POOL_SIZE, timeout=1
+        )
+        self._leases = aioredis.Redis(connection_pool=self._lease_pool)
         self._local = InProcessBus()
         self._channels: dict[str, int] = {}
         self._pubsub: Any = None
@@ -142,6 +149,11 @@ class RedisBus(EventBus):
         """Other instances share the games."""
         return True
 
+    #: Connections to Redis for commands (publish, locks, presence, caches) at most; a command waits for one.
+    POOL_SIZE = 256
+    #: Connections for renewing held locks' leases only (one round trip each, every ``LOCK_LEASE_S / 4``).
+    LEASE_POOL_SIZE = 8
+
     #: Seconds a game's lock lives unless its holder renews it (every quarter of it, while held): an instance
     #: that dies holding one costs the next mover at most this long a wait, and no clock time (a move's clock
     #: stops when it is received). It was 10 s (issue 16); 1 s lost locks whenever a busy instance's loop
@@ -162,7 +174,10 @@ class RedisBus(EventBus):
         )
         if not await lock.acquire():
             raise LockError(f"lock {name} not acquired within {self.LOCK_WAIT_S} s")
-        renewing = asyncio.create_task(self._renew(lock, name), name=f"admiral-lock-{name}")
+        # The same lock (its name and token) seen through the renewals' own connections.
+        lease = self._leases.lock(lock.name, timeout=self.LOCK_LEASE_S)
+        lease.local.token = lock.local.token
+        renewing = asyncio.create_task(self._renew(lease, name), name=f"admiral-lock-{name}")
         try:
             yield
         finally:
@@ -171,7 +186,8 @@ class RedisBus(EventBus):
                 await lock.release()
 
     async def _renew(self, lock: Any, name: str) -> None:
-        """Reset the lease of a held lock every quarter of it, until cancelled (released) or lost."""
+        """Reset the lease of a held lock every quarter of it, until cancelled (released) or lost. ``lock``: a
+        redis-py lock on the renewals' connections holding the held lock's token."""
         while True:
             await asyncio.sleep(self.LOCK_LEASE_S / 4)
             try:
@@ -243,3 +259,7 @@ class RedisBus(EventBus):
             await asyncio.wait_for(self.redis.aclose(), 2)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._pool.disconnect(), 2)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._leases.aclose(), 2)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._lease_pool.disconnect(), 2)
