@@ -112,8 +112,21 @@ def test_step_backs_and_material() -> None:
     assert (m[Side.SOUTH].material, m[Side.NORTH].material) == (8 + 6 + WORTH[Kind.VMB], 2 + WORTH[Kind.VMB])
 
 
+def test_air_strikes_count_with_the_enemy_worth_they_removed() -> None:
+    """Rules §6, §7.2: South's aircraft beside its carrier strikes North's destroyer three cells up its column
+    (removed, worth 6), then North's battleship three cells along its row (AA fire downs the aircraft: nothing of
+    North's removed). Two strikes, 6 worth; North struck nothing."""
+    from admiral.games.admiral.bots.tournament import game_metrics
+    from admiral.games.admiral.rules import Side
+
+    m = game_metrics(_played("Ae4 Se5 VMBa1 / ESe8 Lh5 VMBn15 TRm15", "e5xe8", "m15-m14", "e5xh5"))
+    assert (m[Side.SOUTH].air_strikes, m[Side.SOUTH].air_worth) == (2, 6)
+    assert (m[Side.NORTH].air_strikes, m[Side.NORTH].air_worth) == (0, 0)
+
+
 def test_the_match_prints_the_bomb_the_quiet_sea_and_the_step_backs() -> None:
     out = CliRunner().invoke(app, ["tournament", "--a", "2", "--b", "1", "--games", "2", "--max-plies", "40"])
     assert out.exit_code == 0, out.output
     assert "own units lost to its own bomb" in out.output and "step-back moves" in out.output
     assert "quiet-sea draws while ahead 0 (0.0% of games)" in out.output  # stopped at the ply limit, not quiet
+    assert "A: air strikes " in out.output and "enemy worth per game" in out.output

@@ -45,13 +45,16 @@ class SideMetrics:
     detonated or set off by an attack (rules §8); ``detonations``: per detonation it chose, ``(enemy worth, own
     worth)`` removed (:data:`WORTH`, its bomb not counted); ``moves``: its turns that moved a unit, ``step_backs``:
     those that moved a unit straight back to where its previous turn's move had brought it from; ``material``: the
-    worth of its units still on the board at the end."""
+    worth of its units still on the board at the end; ``air_strikes``: its aircraft's strikes (rules §6),
+    ``air_worth``: the enemy worth they removed (an aircraft downed by AA fire removes none, rules §7.2)."""
 
     bomb_own_losses: int = 0
     detonations: list[tuple[int, int]] = field(default_factory=list)
     moves: int = 0
     step_backs: int = 0
     material: int = 0
+    air_strikes: int = 0
+    air_worth: int = 0
 
 
 def game_metrics(game: Game) -> dict[Side, SideMetrics]:
@@ -62,7 +65,13 @@ def game_metrics(game: Game) -> dict[Side, SideMetrics]:
     for e in game.log:
         if isinstance(e, Moved):
             moved.setdefault((e.side, e.ply), []).append((e.src, e.dst))
-        elif isinstance(e, BattleReport) and (owner := e.bomb_owner) is not None:
+            continue
+        if not isinstance(e, BattleReport):
+            continue
+        if e.method == "air":
+            out[e.side].air_strikes += 1
+            out[e.side].air_worth += sum(WORTH[r.kind] for r in e.removed if r.side is not e.side)
+        if (owner := e.bomb_owner) is not None:
             bomb = Seen(owner, Kind.AB, e.explosion)
             own = [r for r in e.removed if r.side is owner and r != bomb]
             out[owner].bomb_own_losses += len(own)
@@ -193,6 +202,13 @@ class TournamentResult:
         """Every detonation bot ``which`` chose: ``(enemy worth, own worth)`` removed."""
         return [d for g in self.games if g.metrics for d in g.metrics[self.side_of(g, which)].detonations]
 
+    def air_per_game(self, which: str) -> tuple[float, float]:
+        """Bot ``which``'s air strikes per game and the enemy worth they removed per game (rules §6)."""
+        ms = [g.metrics[self.side_of(g, which)] for g in self.games if g.metrics]
+        if not ms:
+            return (0.0, 0.0)
+        return (sum(m.air_strikes for m in ms) / len(ms), sum(m.air_worth for m in ms) / len(ms))
+
     def quiet_while_ahead(self, which: str) -> int:
         """Games drawn by the quiet sea with bot ``which`` ahead in material."""
         return sum(1 for g in self.games if g.quiet_while_ahead(self.side_of(g, which)))
@@ -312,6 +328,11 @@ def render(
         console.print(
             f"  {which.upper()}: quiet-sea draws while ahead {ahead} ({ahead / n:.1%} of games); "
             f"step-back moves {result.step_back_share(which):.1%}",
+            highlight=False,
+        )
+        strikes, worth = result.air_per_game(which)
+        console.print(
+            f"  {which.upper()}: air strikes {strikes:.1f} per game, removing {worth:.1f} enemy worth per game",
             highlight=False,
         )
 
