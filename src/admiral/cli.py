@@ -128,6 +128,11 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
+#: Seconds uvicorn keeps an idle HTTP connection open for the next request (uvicorn's default, made explicit):
+#: deploy/nginx.conf drops its idle pooled connections to the replicas sooner (``keepalive_timeout 4s``), so nginx
+#: never sends a request down a connection the replica is closing (a POST was answered 502, issue 23).
+KEEP_ALIVE_S = 5
+
 #: Seconds uvicorn waits, at a stop, for open requests and sockets to end before cancelling them.
 SHUTDOWN_GRACE_S = 2
 
@@ -203,6 +208,7 @@ def serve(
         # SIGTERM: sockets are closed (1012) and their handlers end; whatever still runs after this many seconds
         # is cancelled, so a stop (a deploy, `docker stop`'s 10 s) never waits for a SIGKILL (issue 16).
         timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
+        timeout_keep_alive=KEEP_ALIVE_S,
     )
 
 
