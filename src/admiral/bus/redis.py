@@ -16,12 +16,15 @@ import contextlib
 import json
 import logging
 import secrets
+import threading
 import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+import redis
 import redis.asyncio as aioredis
 from redis.exceptions import LockError, RedisError
+from redis.lock import Lock as SyncLock
 
 from . import EventBus, InProcessBus, Subscription
 
@@ -45,12 +48,7 @@ class RedisBus(EventBus):
         )
         self._pool = pool
         self.redis = aioredis.Redis(connection_pool=pool)
-        # The held locks' lease renewals have connections of their own: queued behind other commands in a
-        # taken pool, a renewal came after its lease had run out (issue 23: 48 locks lost at 2,000 games).
-        self._lease_pool = aioredis.BlockingConnectionPool.from_url(
-            url, decode_responses=True, health_check_interval=10, max_connections=self.LEASE_POOL_SIZE, timeout=1
-        )
-        self._leases = aioredis.Redis(connection_pool=self._lease_pool)
+        self._leases = _LeaseKeeper(url, self.LOCK_LEASE_S)
         self._local = InProcessBus()
         self._channels: dict[str, int] = {}
         self._pubsub: Any = None
@@ -151,8 +149,6 @@ class RedisBus(EventBus):
 
     #: Connections to Redis for commands (publish, locks, presence, caches) at most; a command waits for one.
     POOL_SIZE = 256
-    #: Connections for renewing held locks' leases only (one round trip each, every ``LOCK_LEASE_S / 4``).
-    LEASE_POOL_SIZE = 8
 
     #: Seconds a game's lock lives unless its holder renews it (every quarter of it, while held): an instance
     #: that dies holding one costs the next mover at most this long a wait, and no clock time (a move's clock
@@ -165,8 +161,9 @@ class RedisBus(EventBus):
     @contextlib.asynccontextmanager
     async def lock(self, name: str) -> AsyncIterator[None]:
         """A lock on ``name`` across the instances: a redis-py ``Lock`` (``SET NX PX`` with a token, released
-        only by its holder) with a short lease (``LOCK_LEASE_S``) that a task renews while the lock is held, so
-        a long hold keeps it and a dead holder frees it within the lease.
+        only by its holder) with a short lease (``LOCK_LEASE_S``) that this process renews while the lock is held
+        (a thread of its own, :class:`_LeaseKeeper`, so a busy event loop does not let it run out), so a long hold
+        keeps it and a dead holder frees it within the lease.
 
         :raises redis.exceptions.LockError: not acquired within ``LOCK_WAIT_S``."""
         lock = self.redis.lock(
@@ -174,29 +171,13 @@ class RedisBus(EventBus):
         )
         if not await lock.acquire():
             raise LockError(f"lock {name} not acquired within {self.LOCK_WAIT_S} s")
-        # The same lock (its name and token) seen through the renewals' own connections.
-        lease = self._leases.lock(lock.name, timeout=self.LOCK_LEASE_S)
-        lease.local.token = lock.local.token
-        renewing = asyncio.create_task(self._renew(lease, name), name=f"admiral-lock-{name}")
+        held = self._leases.hold(lock.name, lock.local.token)
         try:
             yield
         finally:
-            renewing.cancel()
+            self._leases.release(held)
             with contextlib.suppress(LockError, RedisError, OSError):
                 await lock.release()
-
-    async def _renew(self, lock: Any, name: str) -> None:
-        """Reset the lease of a held lock every quarter of it, until cancelled (released) or lost. ``lock``: a
-        redis-py lock on the renewals' connections holding the held lock's token."""
-        while True:
-            await asyncio.sleep(self.LOCK_LEASE_S / 4)
-            try:
-                await lock.reacquire()
-            except LockError:
-                log.error("lock %s was lost while held (its lease ran out)", name)
-                return
-            except (RedisError, OSError):
-                log.warning("renewing lock %s failed; trying again", name, exc_info=True)
 
     #: Seconds a presence mark lives without a heartbeat (an instance that died stops counting after this).
     PRESENCE_TTL_S = 30
@@ -259,7 +240,76 @@ class RedisBus(EventBus):
             await asyncio.wait_for(self.redis.aclose(), 2)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._pool.disconnect(), 2)
+        await asyncio.to_thread(self._leases.close)
+
+
+class _LeaseKeeper:
+    """Renews the leases of the locks this process holds, every quarter of ``lease_s`` seconds, from a daemon thread
+    with its own Redis connection: all of them in one round trip (a pipeline of redis-py's reacquire script).
+
+    Renewed from the event loop, a lease ran out whenever the loop fell 1.5 s behind: at 2,000 games on two instances
+    ~50 game locks a minute were lost while held during the games' setup (issue 23). A thread gets the interpreter
+    every few milliseconds however busy the loop is, so a lease now runs out only when the process is gone (or
+    stopped) or Redis cannot be reached for the lease's length.
+    """
+
+    def __init__(self, url: str, lease_s: float) -> None:
+        self.lease_ms = int(lease_s * 1000)
+        self.every_s = lease_s / 4
+        self._redis = redis.Redis.from_url(
+            url, decode_responses=True, socket_timeout=lease_s, socket_connect_timeout=lease_s
+        )
+        self._script = self._redis.register_script(SyncLock.LUA_REACQUIRE_SCRIPT)
+        self._held: dict[int, tuple[str, str | bytes]] = {}  # hold id → (key, token)
+        self._guard = threading.Lock()
+        self._ids = iter(range(1, 1 << 62))
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def hold(self, key: str, token: str | bytes) -> int:
+        """Keep ``key``'s lease (owned by ``token``) until :meth:`release` of the returned id."""
+        with self._guard:
+            hold_id = next(self._ids)
+            self._held[hold_id] = (key, token)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="admiral-lock-leases", daemon=True)
+                self._thread.start()
+        return hold_id
+
+    def release(self, hold_id: int) -> None:
+        """Stop renewing the lease kept as ``hold_id`` (the lock itself is released by its holder)."""
+        with self._guard:
+            self._held.pop(hold_id, None)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every_s):
+            with self._guard:
+                held = list(self._held.items())
+            if held:
+                self.renew(held)
+
+    def renew(self, held: list[tuple[int, tuple[str, str | bytes]]]) -> None:
+        """Reset the leases of ``held`` (``(hold id, (key, token))``) in one round trip; a lease found run out (its
+        key gone or another holder's) is logged and no longer renewed."""
+        try:
+            with self._redis.pipeline(transaction=False) as pipe:
+                for _hold_id, (key, token) in held:
+                    self._script(keys=[key], args=[token, self.lease_ms], client=pipe)
+                kept = pipe.execute()
+        except (RedisError, OSError):
+            log.warning("renewing %d lock leases failed; trying again", len(held), exc_info=True)
+            return
+        for (hold_id, (key, _token)), ok in zip(held, kept, strict=True):
+            if not ok:
+                with self._guard:
+                    still = self._held.pop(hold_id, None) is not None
+                if still:
+                    log.error("lock %s was lost while held (its lease ran out)", key.removeprefix("admiral:lock:"))
+
+    def close(self) -> None:
+        """Stop the thread and close its connection."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self._leases.aclose(), 2)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self._lease_pool.disconnect(), 2)
+            self._redis.close()
