@@ -266,3 +266,42 @@ def test_level_five_thinks_until_its_choice_settles_or_the_deadline(monkeypatch)
     assert rounds[0] == 0  # the search itself ran into the stop
     assert 1 <= rounds[1] < MAX_ROUNDS  # stopped by the deadline
     assert rounds[2] == MAX_ROUNDS  # time to spare: refined to the cap
+
+
+def test_level_five_keeps_off_a_seen_aircrafts_lines_and_hunts_it_with_its_aa_ships() -> None:
+    """rules §6 (an aircraft beside its carrier strikes 1–4 cells along its row or column), §7.2 (it destroys any
+    rated ship but a battleship or raider, whose fire downs it), issue 22 (level 4's aircraft struck up to 15 times
+    in a lost game's last 300 plies, from the same cells once seen): after North's aircraft on e9 struck the
+    minesweeper on e6, a destroyer stepping from e4 onto its column (e5) pays :data:`AIR_DANGER` of its worth, the
+    raider closing on it gains :data:`AA_PULL` a step, and a minesweeper off its lines pays nothing. Level 4 does
+    neither; nor does level 5 once the carrier is gone (an aircraft without it never strikes)."""
+    import random
+
+    from admiral.games.admiral.bots.bots import AA_PULL, AIR_DANGER
+    from admiral.games.admiral.rules import Action
+
+    def seen_strike(text: str):
+        game = Game.new_random(random.Random(1))
+        game.state = GameState.from_text(text, Side.NORTH)
+        game.apply(Action.parse("e9xe6"))  # the air strike: the minesweeper on e6 is removed, the aircraft seen
+        return game.view(Side.SOUTH, since=0)
+
+    v = seen_strike("VMBa1 VMBk1 ESe4 Rh2 TRn3 TRe6 / VMBa15 VMBn15 Ae10 Se9 TKm11")
+    five, calm = _bot(v), _bot(v, air_defence=False)
+    assert five.belief.known()[parse_cell("e9")] is K.S
+    ctx, plain = _Context(five, v, 2), _Context(calm, v, 2)
+    assert CONFIGS[5].air_defence and not CONFIGS[4].air_defence
+    e4, e5, d4 = parse_cell("e4"), parse_cell("e5"), parse_cell("d4")
+    h2, h3, n3, n4 = parse_cell("h2"), parse_cell("h3"), parse_cell("n3"), parse_cell("n4")
+    assert {parse_cell(x) for x in ("e5", "e8", "a9", "i9", "e13")} <= ctx.air_lines
+    assert not {parse_cell(x) for x in ("e4", "d8", "j9", "n3", "n4")} & ctx.air_lines
+    assert ctx.move_delta(e4, e5) - plain.move_delta(e4, e5) == pytest.approx(-AIR_DANGER * VALUE[K.ES])
+    assert ctx.move_delta(e4, d4) - plain.move_delta(e4, d4) == pytest.approx(0.0)
+    assert ctx.aa_dist[h3] == ctx.aa_dist[h2] - 1 == 9
+    assert ctx.move_delta(h2, h3) - plain.move_delta(h2, h3) == pytest.approx(AA_PULL)
+    assert ctx.move_delta(n3, n4) - plain.move_delta(n3, n4) == pytest.approx(0.0)
+    assert plain.air_lines == frozenset() and plain.aa_dist is None
+    # the carrier gone (South's ships took it: counted lost), the aircraft can strike no more
+    gone = replace(v, lost=(v.lost[Side.SOUTH], {**v.lost[Side.NORTH], K.A: 1}))
+    gone_ctx = _Context(_bot(gone), gone, 2)
+    assert gone_ctx.air_lines == frozenset() and gone_ctx.aa_dist is None

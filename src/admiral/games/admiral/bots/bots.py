@@ -41,7 +41,7 @@ from ..rules import (
     formations_at,
     scale_row,
 )
-from ..rules.board import BLAST, HEIGHT, ORTH, RING
+from ..rules.board import AIR_RAYS, BLAST, HEIGHT, ORTH, RING
 from .belief import Belief
 from .world import attacks, build_world, outcome
 
@@ -205,6 +205,9 @@ class Config:
     unit earns up to :data:`PRESS` points, and the aircraft (and its carrier while it has one) hunt the base targets
     (:data:`AIR_HUNT`);
     ``trail``: a unit stepping back to where it came from pays :data:`REPEAT`;
+    ``air_defence``: while an enemy aircraft whose cell is known can strike (its carrier lives, rules §6), the own
+    units it would destroy pay :data:`AIR_DANGER` of their worth on its strike lines, and the battleships and
+    raiders, whose fire downs it (rules §7.2), close in on it (:data:`AA_PULL`);
     ``anytime``: after the two-ply search, fresh worlds keep refining the leading candidates until they part by
     :data:`SETTLED` points or the deadline nears."""
 
@@ -225,6 +228,7 @@ class Config:
     press: bool = False
     trail: bool = False
     anytime: bool = False
+    air_defence: bool = False
 
 
 CONFIGS = {
@@ -234,7 +238,7 @@ CONFIGS = {
               deep_bases=True),
     5: Config(memory=True, follow=True, samples=30, search=64, deep=30, noise=0.05,
               setup="admiral", defend=True, pairs=True, bomb=True, deep_bases=True, deduce=True, bomb_guard=True,
-              press=True, trail=True, anytime=True),
+              press=True, trail=True, anytime=True, air_defence=True),
 }  # fmt: skip
 
 #: Level 5's endgame press (rules §10.3): points at most for an attack that removes an enemy unit while the side is
@@ -247,6 +251,11 @@ AHEAD = 8
 #: beyond :data:`AIR_REACH` steps along rows and columns from the nearest one (an air strike reaches 1–4 cells along a
 #: line, rules §6). A quiet-sea draw while ahead ended with, by its count, only those two to strike with.
 AIR_HUNT, AIR_REACH = 0.5, 3
+#: Level 5's air defence (rules §6, §7.2): the share of its worth an own unit that a known enemy aircraft would destroy
+#: pays for standing on that aircraft's strike lines (1–4 cells along its row or column), and the points a battleship
+#: or raider earns per step closer to it (up to :data:`AA_REACH` steps away). Level 4's aircraft struck up to 15
+#: times in a lost game's last 300 plies, again and again from the same few cells once it had been seen.
+AIR_DANGER, AA_PULL, AA_REACH = 0.5, 0.4, 10
 #: Points a unit pays for stepping straight back to the cell its last move came from (half for an older cell of its
 #: trail of the last :data:`TRAIL` own moves).
 REPEAT, TRAIL = 1.5, 12
@@ -498,6 +507,15 @@ class _Context:
         # Cells touching my bases: a unit there must be beaten before the base can be reached by contact. Once the
         # enemy has nothing left that attacks (rules §6: a rated ship, a fireship, an aircraft with its carrier),
         # there is nothing to close them against: the plugs join the hunt.
+        # Known enemy aircraft that can strike (rules §6: only beside a living carrier): their strike lines, and
+        # the distance of every cell to them for the ships whose fire downs an aircraft (rules §7.2).
+        self.air_lines: frozenset[Cell] = frozenset()
+        self.aa_dist: list[int] | None = None
+        if self.cfg.air_defence and not view.lost[self.enemy].get(A, 0):
+            seen_air = {c for c, k in self.known.items() if k is S}
+            if seen_air:
+                self.air_lines = frozenset(x for c in seen_air for ray in AIR_RAYS[c] for x in ray)
+                self.aa_dist = _field(seen_air)
         self.plugs: set[Cell] = set()
         if self.cfg.defend and can_attack(view.lost[self.enemy]):
             self.plugs = {n for c, k in self.own.items() if k is VMB for n in ORTH[c]}
@@ -660,6 +678,11 @@ class _Context:
             t -= 0.15 * e
         if self.press and (k is S or (k is A and self.air_left)):
             t -= AIR_HUNT * max(0, b - AIR_REACH)
+        if self.aa_dist is not None:
+            if k is L or k is R:
+                t -= AA_PULL * min(self.aa_dist[c], AA_REACH)
+            elif c in self.air_lines and (k.is_rated or k is A):
+                t -= AIR_DANGER * VALUE[k]
         t -= 0.6 * self.scarce * danger
         if k in PLUGS and c in self.plugs:
             t += 2.0
