@@ -24,59 +24,46 @@ class QuickLeases(RedisBus):
     LOCK_LEASE_S = 0.4
 
 
-async def hold_with_the_pool_taken(name: str) -> tuple[bool, bool]:
-    """Hold ``name``'s lock for three leases while both of the pool's connections are taken; then whether the
-    lock's key still held its token at the end, and whether another bus could take the lock meanwhile."""
+async def hold_while(name: str, meanwhile) -> tuple[bool, bool, str | None]:
+    """Hold ``name``'s lock on one bus while ``await meanwhile(bus)`` runs (three leases long); then whether the key
+    still held the holder's token at the end, whether a rival bus could take the lock then, and the key's value once
+    the holder released it."""
     bus, rival = QuickLeases(REDIS_URL), QuickLeases(REDIS_URL)
     key = f"admiral:lock:{name}"
     try:
         async with bus.lock(name):
             token = await bus.redis.get(key)
-            taken = [await bus._pool.get_connection() for _ in range(QuickLeases.POOL_SIZE)]
-            try:
-                await asyncio.sleep(3 * QuickLeases.LOCK_LEASE_S)
-                still = await rival.redis.get(key) == token
-                stolen = await rival.redis.set(key, "rival", nx=True, px=1000)
-            finally:
-                for conn in taken:
-                    await bus._pool.release(conn)
-        return still, bool(stolen)
-    finally:
-        await rival.redis.delete(key)
-        await bus.close()
-        await rival.close()
-
-
-def test_a_held_lock_keeps_its_lease_while_the_command_pool_is_taken(caplog) -> None:
-    caplog.set_level(logging.ERROR, logger="admiral.bus")
-    still, stolen = asyncio.run(hold_with_the_pool_taken("test-lease-pool"))
-    assert (still, stolen) == (True, False)
-    assert not [r for r in caplog.records if "lost while held" in r.getMessage()]
-
-
-async def hold_with_the_loop_blocked(name: str) -> tuple[bool, bool, str | None]:
-    """Hold ``name``'s lock while the event loop is blocked for three leases (what a loop far behind its work does
-    to a task that renews from it); then whether the key still held the token, and whether a rival could take it."""
-    bus, rival = QuickLeases(REDIS_URL), QuickLeases(REDIS_URL)
-    key = f"admiral:lock:{name}"
-    try:
-        async with bus.lock(name):
-            token = await bus.redis.get(key)
-            time.sleep(3 * QuickLeases.LOCK_LEASE_S)  # blocks the loop: the point of the test
+            await meanwhile(bus)
             still = await rival.redis.get(key) == token
             stolen = await rival.redis.set(key, "rival", nx=True, px=1000)
-        gone = await rival.redis.get(key)
-        return still, bool(stolen), gone
+        return still, bool(stolen), await rival.redis.get(key)
     finally:
         await rival.redis.delete(key)
         await bus.close()
         await rival.close()
 
 
-def test_a_held_lock_keeps_its_lease_while_the_event_loop_is_blocked(caplog) -> None:
+async def pool_taken(bus: QuickLeases) -> None:
+    """Both of the bus's command connections taken by others for three leases."""
+    taken = [await bus._pool.get_connection() for _ in range(QuickLeases.POOL_SIZE)]
+    try:
+        await asyncio.sleep(3 * QuickLeases.LOCK_LEASE_S)
+    finally:
+        for conn in taken:
+            await bus._pool.release(conn)
+
+
+async def loop_blocked(_bus: QuickLeases) -> None:
+    """The event loop blocked for three leases (what a loop far behind its work does to a task that renews from
+    it)."""
+    time.sleep(3 * QuickLeases.LOCK_LEASE_S)  # blocks the loop: the point of the test
+
+
+@pytest.mark.parametrize("meanwhile", [pool_taken, loop_blocked])
+def test_a_held_lock_keeps_its_lease(meanwhile, caplog) -> None:
     caplog.set_level(logging.ERROR, logger="admiral.bus")
-    still, stolen, after = asyncio.run(hold_with_the_loop_blocked("test-lease-loop"))
-    assert (still, stolen, after) == (True, False, None)  # kept while held, released at the end
+    kept = asyncio.run(hold_while(f"test-lease-{meanwhile.__name__}", meanwhile))
+    assert kept == (True, False, None)  # kept while held, nobody else took it, released at the end
     assert not [r for r in caplog.records if "lost while held" in r.getMessage()]
 
 
