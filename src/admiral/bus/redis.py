@@ -248,9 +248,10 @@ class _LeaseKeeper:
     with its own Redis connection: all of them in one round trip (a pipeline of redis-py's reacquire script).
 
     Renewed from the event loop, a lease ran out whenever the loop fell 1.5 s behind: at 2,000 games on two instances
-    ~50 game locks a minute were lost while held during the games' setup (issue 23). A thread gets the interpreter
-    every few milliseconds however busy the loop is, so a lease now runs out only when the process is gone (or
-    stopped) or Redis cannot be reached for the lease's length.
+    ~50 game locks an instance were lost while held in the games' first two minutes of setup (issue 23). A thread
+    does not wait for the loop's backlog, only for its turn at the interpreter: at 1,000 games on an overloaded
+    machine 7 locks were lost instead of 244 (all in one late renewal, as the games ended together), so a lease runs
+    out when the process is gone, stopped or starved for most of the lease, or Redis cannot be reached for as long.
     """
 
     def __init__(self, url: str, lease_s: float) -> None:
