@@ -504,9 +504,6 @@ class _Context:
         if self.cfg.bomb_guard:
             self.bomb = next((c for c, k in self.own.items() if k is AB), None)
             self.air = {c: p for c, d in probs.items() if (p := d.get(S, 0.0)) > 0.0}
-        # Cells touching my bases: a unit there must be beaten before the base can be reached by contact. Once the
-        # enemy has nothing left that attacks (rules §6: a rated ship, a fireship, an aircraft with its carrier),
-        # there is nothing to close them against: the plugs join the hunt.
         # Known enemy aircraft that can strike (rules §6: only beside a living carrier): their strike lines, and
         # the distance of every cell to them for the ships whose fire downs an aircraft (rules §7.2).
         self.air_lines: frozenset[Cell] = frozenset()
@@ -516,6 +513,9 @@ class _Context:
             if seen_air:
                 self.air_lines = frozenset(x for c in seen_air for ray in AIR_RAYS[c] for x in ray)
                 self.aa_dist = _field(seen_air)
+        # Cells touching my bases: a unit there must be beaten before the base can be reached by contact. Once the
+        # enemy has nothing left that attacks (rules §6: a rated ship, a fireship, an aircraft with its carrier),
+        # there is nothing to close them against: the plugs join the hunt.
         self.plugs: set[Cell] = set()
         if self.cfg.defend and can_attack(view.lost[self.enemy]):
             self.plugs = {n for c, k in self.own.items() if k is VMB for n in ORTH[c]}
