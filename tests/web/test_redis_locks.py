@@ -59,7 +59,22 @@ async def loop_blocked(_bus: QuickLeases) -> None:
     time.sleep(3 * QuickLeases.LOCK_LEASE_S)  # blocks the loop: the point of the test
 
 
-@pytest.mark.parametrize("meanwhile", [pool_taken, loop_blocked])
+async def renewal_fails_once(bus: QuickLeases) -> None:
+    """The lease thread's first renewal fails with an error nobody foresaw; three leases pass."""
+    renew, calls = bus._leases.renew, []
+
+    def flaky(held):
+        calls.append(len(held))
+        if len(calls) == 1:
+            raise ValueError("unforeseen")
+        return renew(held)
+
+    bus._leases.renew = flaky
+    await asyncio.sleep(3 * QuickLeases.LOCK_LEASE_S)
+    assert len(calls) >= 3  # it went on renewing
+
+
+@pytest.mark.parametrize("meanwhile", [pool_taken, loop_blocked, renewal_fails_once])
 def test_a_held_lock_keeps_its_lease(meanwhile, caplog) -> None:
     caplog.set_level(logging.ERROR, logger="admiral.bus")
     kept = asyncio.run(hold_while(f"test-lease-{meanwhile.__name__}", meanwhile))

@@ -23,8 +23,10 @@ from typing import Any
 
 import redis
 import redis.asyncio as aioredis
+from redis.backoff import NoBackoff
 from redis.exceptions import LockError, RedisError
 from redis.lock import Lock as SyncLock
+from redis.retry import Retry
 
 from . import EventBus, InProcessBus, Subscription
 
@@ -233,6 +235,7 @@ class RedisBus(EventBus):
     async def close(self) -> None:
         """Stop listening and close the connections."""
         self._closing = True
+        self._leases.stop()  # at once: the awaits below may be cut short by the app's own stop timeout
         if self._reader is not None:
             await asyncio.wait([self._reader], timeout=1)  # it sees the flag within 0.2 s
             self._reader.cancel()
@@ -245,7 +248,8 @@ class RedisBus(EventBus):
 
 class _LeaseKeeper:
     """Renews the leases of the locks this process holds, every quarter of ``lease_s`` seconds, from a daemon thread
-    with its own Redis connection: all of them in one round trip (a pipeline of redis-py's reacquire script).
+    with its own Redis connection: all of them in one pipeline of redis-py's reacquire script (redis-py checks the
+    script is loaded first: two round trips).
 
     Renewed from the event loop, a lease ran out whenever the loop fell 1.5 s behind: at 2,000 games on two instances
     ~50 game locks an instance were lost while held in the games' first two minutes of setup (issue 23). A thread
@@ -257,8 +261,14 @@ class _LeaseKeeper:
     def __init__(self, url: str, lease_s: float) -> None:
         self.lease_ms = int(lease_s * 1000)
         self.every_s = lease_s / 4
+        # A reply late by a quarter lease is given up for the next round (the loop tries again then) rather than
+        # waited for, or retried with a backoff, past the lease itself.
         self._redis = redis.Redis.from_url(
-            url, decode_responses=True, socket_timeout=lease_s, socket_connect_timeout=lease_s
+            url,
+            decode_responses=True,
+            socket_timeout=self.every_s,
+            socket_connect_timeout=self.every_s,
+            retry=Retry(NoBackoff(), 1),
         )
         self._script = self._redis.register_script(SyncLock.LUA_REACQUIRE_SCRIPT)
         self._held: dict[int, tuple[str, str | bytes]] = {}  # hold id → (key, token)
@@ -272,7 +282,7 @@ class _LeaseKeeper:
         with self._guard:
             hold_id = next(self._ids)
             self._held[hold_id] = (key, token)
-            if self._thread is None:
+            if (self._thread is None or not self._thread.is_alive()) and not self._stop.is_set():
                 self._thread = threading.Thread(target=self._run, name="admiral-lock-leases", daemon=True)
                 self._thread.start()
         return hold_id
@@ -287,10 +297,13 @@ class _LeaseKeeper:
             with self._guard:
                 held = list(self._held.items())
             if held:
-                self.renew(held)
+                try:
+                    self.renew(held)
+                except Exception:  # never let the thread die: every held lease depends on it
+                    log.exception("renewing %d lock leases failed unexpectedly; trying again", len(held))
 
     def renew(self, held: list[tuple[int, tuple[str, str | bytes]]]) -> None:
-        """Reset the leases of ``held`` (``(hold id, (key, token))``) in one round trip; a lease found run out (its
+        """Reset the leases of ``held`` (``(hold id, (key, token))``) in one pipeline; a lease found run out (its
         key gone or another holder's) is logged and no longer renewed."""
         try:
             with self._redis.pipeline(transaction=False) as pipe:
@@ -307,8 +320,12 @@ class _LeaseKeeper:
                 if still:
                     log.error("lock %s was lost while held (its lease ran out)", key.removeprefix("admiral:lock:"))
 
+    def stop(self) -> None:
+        """Stop renewing (the thread ends within a quarter lease)."""
+        self._stop.set()
+
     def close(self) -> None:
-        """Stop the thread and close its connection."""
+        """Stop the thread, wait for it (2 s at most) and close its connection."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=2)

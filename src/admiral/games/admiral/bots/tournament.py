@@ -46,7 +46,8 @@ class SideMetrics:
     worth)`` removed (:data:`WORTH`, its bomb not counted); ``moves``: its turns that moved a unit, ``step_backs``:
     those that moved a unit straight back to where its previous turn's move had brought it from; ``material``: the
     worth of its units still on the board at the end; ``air_strikes``: its aircraft's strikes (rules §6),
-    ``air_worth``: the enemy worth they removed (an aircraft downed by AA fire removes none, rules §7.2)."""
+    ``air_worth``: the enemy worth they removed (an aircraft downed by AA fire removes none, rules §7.2; one that
+    sets off the enemy's bomb counts the blast's enemy units, the bomb among them, rules §8)."""
 
     bomb_own_losses: int = 0
     detonations: list[tuple[int, int]] = field(default_factory=list)
