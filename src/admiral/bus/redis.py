@@ -173,11 +173,12 @@ class RedisBus(EventBus):
         )
         if not await lock.acquire():
             raise LockError(f"lock {name} not acquired within {self.LOCK_WAIT_S} s")
-        held = self._leases.hold(lock.name, lock.local.token)
+        token = lock.local.token  # unique to this acquisition
+        self._leases.hold(lock.name, token)
         try:
             yield
         finally:
-            self._leases.release(held)
+            self._leases.release(token)
             with contextlib.suppress(LockError, RedisError, OSError):
                 await lock.release()
 
@@ -271,26 +272,23 @@ class _LeaseKeeper:
             retry=Retry(NoBackoff(), 1),
         )
         self._script = self._redis.register_script(SyncLock.LUA_REACQUIRE_SCRIPT)
-        self._held: dict[int, tuple[str, str | bytes]] = {}  # hold id → (key, token)
+        self._held: dict[str | bytes, str] = {}  # token (unique to an acquisition) → key
         self._guard = threading.Lock()
-        self._ids = iter(range(1, 1 << 62))
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def hold(self, key: str, token: str | bytes) -> int:
-        """Keep ``key``'s lease (owned by ``token``) until :meth:`release` of the returned id."""
+    def hold(self, key: str, token: str | bytes) -> None:
+        """Keep ``key``'s lease (owned by ``token``) until :meth:`release` of ``token``."""
         with self._guard:
-            hold_id = next(self._ids)
-            self._held[hold_id] = (key, token)
+            self._held[token] = key
             if (self._thread is None or not self._thread.is_alive()) and not self._stop.is_set():
                 self._thread = threading.Thread(target=self._run, name="admiral-lock-leases", daemon=True)
                 self._thread.start()
-        return hold_id
 
-    def release(self, hold_id: int) -> None:
-        """Stop renewing the lease kept as ``hold_id`` (the lock itself is released by its holder)."""
+    def release(self, token: str | bytes) -> None:
+        """Stop renewing the lease owned by ``token`` (the lock itself is released by its holder)."""
         with self._guard:
-            self._held.pop(hold_id, None)
+            self._held.pop(token, None)
 
     def _run(self) -> None:
         while not self._stop.wait(self.every_s):
@@ -302,21 +300,21 @@ class _LeaseKeeper:
                 except Exception:  # never let the thread die: every held lease depends on it
                     log.exception("renewing %d lock leases failed unexpectedly; trying again", len(held))
 
-    def renew(self, held: list[tuple[int, tuple[str, str | bytes]]]) -> None:
-        """Reset the leases of ``held`` (``(hold id, (key, token))``) in one pipeline; a lease found run out (its
+    def renew(self, held: list[tuple[str | bytes, str]]) -> None:
+        """Reset the leases of ``held`` (``(token, key)``) in one pipeline; a lease found run out (its
         key gone or another holder's) is logged and no longer renewed."""
         try:
             with self._redis.pipeline(transaction=False) as pipe:
-                for _hold_id, (key, token) in held:
+                for token, key in held:
                     self._script(keys=[key], args=[token, self.lease_ms], client=pipe)
                 kept = pipe.execute()
         except (RedisError, OSError):
             log.warning("renewing %d lock leases failed; trying again", len(held), exc_info=True)
             return
-        for (hold_id, (key, _token)), ok in zip(held, kept, strict=True):
+        for (token, key), ok in zip(held, kept, strict=True):
             if not ok:
                 with self._guard:
-                    still = self._held.pop(hold_id, None) is not None
+                    still = self._held.pop(token, None) is not None
                 if still:
                     log.error("lock %s was lost while held (its lease ran out)", key.removeprefix("admiral:lock:"))
 
