@@ -9,11 +9,14 @@ otherwise.
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from admiral.bus.redis import RedisBus
 
 from .conftest import NEEDS_SERVICES, REDIS_URL
 from .topology import Instance, Player
@@ -87,6 +90,35 @@ def test_two_instances_play_and_survive_the_death_of_one(cluster) -> None:
     finally:
         a.close()
         b.close()
+
+
+def test_presence_crosses_instances_from_the_marks_heard(cluster) -> None:
+    """Issue 23: once an instance has listened for a mark's life (``RedisBus.PRESENCE_TTL_S``), where the other
+    instance's sockets are comes from the marks it heard on the bus, not from Redis: with the marks gone from
+    Redis a spectator there still sees South connected; South's socket closed on one instance shows as gone on the
+    other, and back when it opens again."""
+    import redis
+
+    one, two = cluster
+    time.sleep(RedisBus.PRESENCE_TTL_S + 1)  # both instances have listened since they started
+    game_id, a, b = start(one, two)
+    watcher = Player()
+    r = redis.Redis.from_url(REDIS_URL)
+    try:
+        connected = lambda m: m["type"] == "snapshot" and m["game"]["players"]["south"]["connected"]  # noqa: E731
+        gone = lambda m: m["type"] == "snapshot" and not m["game"]["players"]["south"]["connected"]  # noqa: E731
+        b.until(lambda m: connected(m) and m["game"]["status"] == "play")
+        assert r.delete(f"admiral:presence:{game_id}:south", f"admiral:presence:{game_id}:north") == 2
+        assert watcher.connect(two, game_id)["game"]["players"]["south"]["connected"]
+        a.close()
+        b.until(gone)
+        watcher.until(gone)
+        a.connect(one, game_id)
+        b.until(connected)
+    finally:
+        r.close()
+        for p in (a, b, watcher):
+            p.close()
 
 
 def test_a_flag_whose_timer_died_with_its_instance_still_falls(cluster) -> None:

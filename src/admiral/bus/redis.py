@@ -7,6 +7,11 @@ when a channel's subscription reaches Redis (a game's first socket here, up to 0
 every channel after the connection to Redis dropped and came back), its local subscribers get
 ``{"type": "changed", "resync": true}`` so that their sockets re-read the game (clients resynchronise by
 version).
+
+Presence (which instance holds an open socket of which seat) is written to Redis, and the same marks go out on
+one channel every instance listens to (``admiral:presence``), so an instance answers "is this seat open
+elsewhere?" from memory instead of asking Redis on every event of a game (issue 23); it asks Redis only in its
+first ``PRESENCE_TTL_S`` after (re)connecting, before it has heard every live mark.
 """
 
 from __future__ import annotations
@@ -57,6 +62,9 @@ class RedisBus(EventBus):
         self._reader: asyncio.Task | None = None
         self._changed = asyncio.Event()
         self._closing = False
+        # Other instances' presence marks heard on PRESENCE_CHANNEL: (game, side) → {instance id: expiry, epoch ms}.
+        self._marks: dict[tuple[str, str], dict[str, int]] = {}
+        self._heard_since: float | None = None  # monotonic s the channel was last (re)subscribed; None: not now
 
     async def start(self) -> None:
         """Start the listener task (it connects, and reconnects with a backoff after errors)."""
@@ -111,7 +119,9 @@ class RedisBus(EventBus):
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             subscribed: set[str] = set()
             try:
-                await pubsub.subscribe("admiral:hello")  # a channel to hold the connection open
+                # a channel to hold the connection open, and every instance's presence marks
+                await pubsub.subscribe("admiral:hello", self.PRESENCE_CHANNEL)
+                self._heard_since = time.monotonic()
                 delay = 0.2  # every channel is subscribed anew below, each with a resync (see _sync)
                 reconnect, first = not first, False
                 self._changed.set()
@@ -127,7 +137,12 @@ class RedisBus(EventBus):
                         data = json.loads(msg["data"])
                     except (TypeError, ValueError):
                         continue
+                    if not isinstance(data, dict):  # not ours: a listener that stopped would deliver nothing more
+                        continue
                     if data.get("origin") == self.instance_id:
+                        continue
+                    if msg["channel"] == self.PRESENCE_CHANNEL:
+                        self._hear_marks(data)
                         continue
                     message = data.get("message")
                     if isinstance(message, dict):
@@ -135,6 +150,7 @@ class RedisBus(EventBus):
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError):
+                self._heard_since = None  # marks sent meanwhile are missed: Redis answers until heard again
                 if self._closing:
                     break
                 log.warning("redis bus connection lost; retrying in %.1f s", delay, exc_info=True)
@@ -184,36 +200,77 @@ class RedisBus(EventBus):
 
     #: Seconds a presence mark lives without a heartbeat (an instance that died stops counting after this).
     PRESENCE_TTL_S = 30
+    #: The channel every instance's presence marks go out on (:meth:`_hear_marks`).
+    PRESENCE_CHANNEL = "admiral:presence"
 
     async def mark_present(self, game_id: str, side: str, present: bool) -> None:
-        """Presence hash ``admiral:presence:{game}:{side}``: field = instance id, value = expiry (epoch ms).
-        Instances refresh their marks (heartbeat) well inside the TTL."""
+        """Presence hash ``admiral:presence:{game}:{side}``: field = instance id, value = expiry (epoch ms); the
+        same mark (expiry 0: gone) published on ``PRESENCE_CHANNEL``, in the same round trip. Instances refresh
+        their marks (heartbeat) well inside the TTL."""
         if present:
             await self.heartbeat([(game_id, side)])
             return
         try:
-            await self.redis.hdel(f"admiral:presence:{game_id}:{side}", self.instance_id)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.hdel(f"admiral:presence:{game_id}:{side}", self.instance_id)
+                pipe.publish(self.PRESENCE_CHANNEL, self._marks_message([(game_id, side)], 0))
+                await pipe.execute()
         except RedisError:
             log.warning("presence update failed", exc_info=True)
 
     async def heartbeat(self, marks: list[tuple[str, str]]) -> None:
-        """Set (or renew) the presence marks ``(game_id, side)`` of this instance, all in one round trip."""
+        """Set (or renew) the presence marks ``(game_id, side)`` of this instance, written and published in one
+        round trip; forget the other instances' marks that ran out."""
+        now = int(time.time() * 1000)
+        for key in [key for key, held in self._marks.items() if max(held.values()) <= now]:
+            del self._marks[key]
         if not marks:
             return
-        expiry = int(time.time() * 1000) + self.PRESENCE_TTL_S * 1000
+        expiry = now + self.PRESENCE_TTL_S * 1000
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for game_id, side in marks:
                     key = f"admiral:presence:{game_id}:{side}"
                     pipe.hset(key, self.instance_id, expiry)
                     pipe.expire(key, self.PRESENCE_TTL_S * 2)
+                pipe.publish(self.PRESENCE_CHANNEL, self._marks_message(marks, expiry))
                 await pipe.execute()
         except RedisError:
             log.warning("presence update failed", exc_info=True)
 
+    def _marks_message(self, marks: list[tuple[str, str]], expiry: int) -> str:
+        """``{"origin": instance id, "marks": [[game, side, expiry in epoch ms, 0: gone], …]}``."""
+        return json.dumps({"origin": self.instance_id, "marks": [[g, s, expiry] for g, s in marks]})
+
+    def _hear_marks(self, data: dict[str, Any]) -> None:
+        """Keep another instance's marks from a ``PRESENCE_CHANNEL`` message (:meth:`_marks_message`); anything
+        malformed in it is skipped."""
+        origin, marks = data.get("origin"), data.get("marks")
+        if not isinstance(origin, str) or not isinstance(marks, list):
+            return
+        for mark in marks:
+            try:
+                game_id, side, expiry = mark
+                key, expiry = (str(game_id), str(side)), int(expiry)
+            except (TypeError, ValueError):
+                continue
+            if expiry > 0:
+                self._marks.setdefault(key, {})[origin] = expiry
+            elif (held := self._marks.get(key)) is not None:
+                held.pop(origin, None)
+                if not held:
+                    del self._marks[key]
+
     async def present_elsewhere(self, game_id: str) -> dict[str, bool]:
-        """Sides with a live presence mark of another instance."""
+        """Sides with a live presence mark of another instance: from the marks heard on ``PRESENCE_CHANNEL``
+        once it has been listened to for a mark's whole life (``PRESENCE_TTL_S``), else from Redis."""
         now = int(time.time() * 1000)
+        since = self._heard_since
+        if since is not None and time.monotonic() - since >= self.PRESENCE_TTL_S:
+            return {
+                side: any(expiry > now for expiry in self._marks.get((game_id, side), {}).values())
+                for side in ("south", "north")
+            }
         out: dict[str, bool] = {}
         try:
             async with self.redis.pipeline(transaction=False) as pipe:  # one round trip for both sides
