@@ -10,14 +10,16 @@ version).
 
 Presence (which instance holds an open socket of which seat) is written to Redis, and the same marks go out on
 one channel every instance listens to (``admiral:presence``), so an instance answers "is this seat open
-elsewhere?" from memory instead of asking Redis on every event of a game (issue 23); it asks Redis only in its
-first ``PRESENCE_TTL_S`` after (re)connecting, before it has heard every live mark.
+elsewhere?" from memory instead of asking Redis on every event of a game (issue 23). It asks Redis instead in its
+first ``PRESENCE_TTL_S`` after (re)connecting, before it has heard every live mark, and whenever it has not heard
+its own heartbeat come back for ``PRESENCE_HEARD_S`` (a listener that hears nothing cannot be trusted).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import secrets
@@ -62,9 +64,11 @@ class RedisBus(EventBus):
         self._reader: asyncio.Task | None = None
         self._changed = asyncio.Event()
         self._closing = False
-        # Other instances' presence marks heard on PRESENCE_CHANNEL: (game, side) → {instance id: expiry, epoch ms}.
-        self._marks: dict[tuple[str, str], dict[str, int]] = {}
+        # Presence marks of the other instances heard on PRESENCE_CHANNEL: (game, side) → {instance id: _Heard}
+        self._marks: dict[tuple[str, str], dict[str, _Heard]] = {}
+        self._marks_sent = 0  # the number of this instance's last presence message (its order: _Heard.number)
         self._heard_since: float | None = None  # monotonic s the channel was last (re)subscribed; None: not now
+        self._heard_at = -1e9  # monotonic s a presence message was last heard (this instance's own echo too)
 
     async def start(self) -> None:
         """Start the listener task (it connects, and reconnects with a backoff after errors)."""
@@ -131,23 +135,13 @@ class RedisBus(EventBus):
                         await self._sync(pubsub, subscribed, reconnect=reconnect)
                         reconnect = False
                     msg = await pubsub.get_message(timeout=0.2)
-                    if msg is None or msg.get("type") != "message":
-                        continue
-                    try:
-                        data = json.loads(msg["data"])
-                    except (TypeError, ValueError):
-                        continue
-                    if not isinstance(data, dict):  # not ours: a listener that stopped would deliver nothing more
-                        continue
-                    if data.get("origin") == self.instance_id:
-                        continue
-                    if msg["channel"] == self.PRESENCE_CHANNEL:
-                        self._hear_marks(data)
-                        continue
-                    message = data.get("message")
-                    if isinstance(message, dict):
-                        self._local.deliver(msg["channel"], {**message, "origin": data.get("origin")})
+                    if msg is not None and msg.get("type") == "message":
+                        try:
+                            self._heard(msg["channel"], msg["data"])
+                        except Exception:  # a message nobody foresaw: the listener, and every game, goes on
+                            log.warning("message on %s skipped", msg["channel"], exc_info=True)
             except asyncio.CancelledError:
+                self._heard_since = None
                 raise
             except (RedisError, OSError):
                 self._heard_since = None  # marks sent meanwhile are missed: Redis answers until heard again
@@ -159,6 +153,27 @@ class RedisBus(EventBus):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
                 self._changed.set()
+
+    def _heard(self, channel: str, raw: str) -> None:
+        """One message from Redis (``{"origin": instance id, "message": {…}}`` on a game's channel, a presence
+        message on ``PRESENCE_CHANNEL``): delivered to the local subscribers unless it is this instance's echo; one
+        that is not JSON of that shape is skipped.
+
+        :raises RecursionError: hostile nesting (the listener logs it and goes on)."""
+        try:
+            data = json.loads(raw)
+        except (TypeError, ValueError):
+            return
+        if not isinstance(data, dict):
+            return
+        if channel == self.PRESENCE_CHANNEL:
+            self._hear_marks(data)
+            return
+        if data.get("origin") == self.instance_id:
+            return
+        message = data.get("message")
+        if isinstance(message, dict):
+            self._local.deliver(channel, {**message, "origin": data.get("origin")})
 
     @property
     def shared(self) -> bool:
@@ -200,77 +215,94 @@ class RedisBus(EventBus):
 
     #: Seconds a presence mark lives without a heartbeat (an instance that died stops counting after this).
     PRESENCE_TTL_S = 30
+    #: Seconds without hearing a presence message (this instance's own heartbeat, every 10 s, comes back too) after
+    #: which the marks in memory are not trusted and Redis is read (a half-open connection hears nothing).
+    PRESENCE_HEARD_S = 15
     #: The channel every instance's presence marks go out on (:meth:`_hear_marks`).
     PRESENCE_CHANNEL = "admiral:presence"
 
     async def mark_present(self, game_id: str, side: str, present: bool) -> None:
         """Presence hash ``admiral:presence:{game}:{side}``: field = instance id, value = expiry (epoch ms); the
-        same mark (expiry 0: gone) published on ``PRESENCE_CHANNEL``, in the same round trip. Instances refresh
-        their marks (heartbeat) well inside the TTL."""
+        same mark published on ``PRESENCE_CHANNEL``, in the same round trip. Instances refresh their marks
+        (heartbeat) well inside the TTL."""
         if present:
             await self.heartbeat([(game_id, side)])
             return
+        message = self._marks_message([(game_id, side)], False)
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.hdel(f"admiral:presence:{game_id}:{side}", self.instance_id)
-                pipe.publish(self.PRESENCE_CHANNEL, self._marks_message([(game_id, side)], 0))
+                pipe.publish(self.PRESENCE_CHANNEL, message)
                 await pipe.execute()
         except RedisError:
             log.warning("presence update failed", exc_info=True)
 
     async def heartbeat(self, marks: list[tuple[str, str]]) -> None:
         """Set (or renew) the presence marks ``(game_id, side)`` of this instance, written and published in one
-        round trip; forget the other instances' marks that ran out."""
-        now = int(time.time() * 1000)
-        for key in [key for key, held in self._marks.items() if max(held.values()) <= now]:
-            del self._marks[key]
-        if not marks:
-            return
-        expiry = now + self.PRESENCE_TTL_S * 1000
+        round trip (published even when there are none: every instance hears that this one's listener hears);
+        forget the marks heard that ran out."""
+        message = self._marks_message(marks, True)  # numbered now, in the step the caller took ``marks`` in
+        mono = time.monotonic()
+        for key in list(self._marks):
+            held = self._marks[key]
+            for origin in [o for o, h in held.items() if h.until <= mono]:
+                del held[origin]
+            if not held:
+                del self._marks[key]
+        expiry = int(time.time() * 1000) + self.PRESENCE_TTL_S * 1000
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for game_id, side in marks:
                     key = f"admiral:presence:{game_id}:{side}"
                     pipe.hset(key, self.instance_id, expiry)
                     pipe.expire(key, self.PRESENCE_TTL_S * 2)
-                pipe.publish(self.PRESENCE_CHANNEL, self._marks_message(marks, expiry))
+                pipe.publish(self.PRESENCE_CHANNEL, message)
                 await pipe.execute()
         except RedisError:
             log.warning("presence update failed", exc_info=True)
 
-    def _marks_message(self, marks: list[tuple[str, str]], expiry: int) -> str:
-        """``{"origin": instance id, "marks": [[game, side, expiry in epoch ms, 0: gone], …]}``."""
-        return json.dumps({"origin": self.instance_id, "marks": [[g, s, expiry] for g, s in marks]})
+    def _marks_message(self, marks: list[tuple[str, str]], present: bool) -> str:
+        """``{"origin": instance id, "number": n, "marks": [[game, side], …], "present": bool}``; ``n`` counts this
+        instance's presence messages in the order they were made (a heartbeat's marks are taken in the same step of
+        the event loop), so a heartbeat made before a socket closed and heard after its removal is not taken."""
+        self._marks_sent += 1
+        return json.dumps({"origin": self.instance_id, "number": self._marks_sent,
+                           "marks": [[g, s] for g, s in marks], "present": present})  # fmt: skip
 
     def _hear_marks(self, data: dict[str, Any]) -> None:
-        """Keep another instance's marks from a ``PRESENCE_CHANNEL`` message (:meth:`_marks_message`); anything
-        malformed in it is skipped."""
-        origin, marks = data.get("origin"), data.get("marks")
-        if not isinstance(origin, str) or not isinstance(marks, list):
+        """Keep another instance's marks from a ``PRESENCE_CHANNEL`` message (:meth:`_marks_message`) for
+        ``PRESENCE_TTL_S`` of this instance's own clock, unless a later message of that instance said otherwise; a
+        message of another shape, or a mark that is not a pair of strings, is skipped."""
+        origin, number, marks, present = (data.get(k) for k in ("origin", "number", "marks", "present"))
+        if not isinstance(origin, str) or type(number) is not int or type(present) is not bool:
             return
+        if not isinstance(marks, list):
+            return
+        mono = time.monotonic()
+        self._heard_at = mono
+        if origin == self.instance_id:
+            return
+        until = mono + self.PRESENCE_TTL_S
         for mark in marks:
-            try:
-                game_id, side, expiry = mark
-                key, expiry = (str(game_id), str(side)), int(expiry)
-            except (TypeError, ValueError):
+            if not (isinstance(mark, list) and len(mark) == 2 and all(isinstance(x, str) for x in mark)):
                 continue
-            if expiry > 0:
-                self._marks.setdefault(key, {})[origin] = expiry
-            elif (held := self._marks.get(key)) is not None:
-                held.pop(origin, None)
-                if not held:
-                    del self._marks[key]
+            held = self._marks.setdefault((mark[0], mark[1]), {})
+            before = held.get(origin)
+            if before is None or before.number < number:  # a removal is kept as long, to stand against stale marks
+                held[origin] = _Heard(number, present, until)
 
     async def present_elsewhere(self, game_id: str) -> dict[str, bool]:
         """Sides with a live presence mark of another instance: from the marks heard on ``PRESENCE_CHANNEL``
-        once it has been listened to for a mark's whole life (``PRESENCE_TTL_S``), else from Redis."""
-        now = int(time.time() * 1000)
+        once it has been listened to for a mark's whole life (``PRESENCE_TTL_S``) and a presence message was
+        heard in the last ``PRESENCE_HEARD_S``, else from Redis."""
+        mono = time.monotonic()
         since = self._heard_since
-        if since is not None and time.monotonic() - since >= self.PRESENCE_TTL_S:
+        if since is not None and mono - since >= self.PRESENCE_TTL_S and mono - self._heard_at < self.PRESENCE_HEARD_S:
             return {
-                side: any(expiry > now for expiry in self._marks.get((game_id, side), {}).values())
+                side: any(h.present and h.until > mono for h in self._marks.get((game_id, side), {}).values())
                 for side in ("south", "north")
             }
+        now = int(time.time() * 1000)
         out: dict[str, bool] = {}
         try:
             async with self.redis.pipeline(transaction=False) as pipe:  # one round trip for both sides
@@ -302,6 +334,16 @@ class RedisBus(EventBus):
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._pool.disconnect(), 2)
         await asyncio.to_thread(self._leases.close)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Heard:
+    """One instance's last word on one seat: its message's ``number``, whether the seat is open there, and until
+    when (monotonic seconds of this instance) it counts."""
+
+    number: int
+    present: bool
+    until: float
 
 
 class _LeaseKeeper:
