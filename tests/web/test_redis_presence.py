@@ -112,6 +112,10 @@ def test_a_heartbeat_made_before_a_removal_and_heard_after_it_is_not_taken() -> 
         assert await until(lambda: _sides(there, game_id, {"south": False, "north": True}))
         await say(10, True)  # the socket opened again
         assert await until(lambda: _sides(there, game_id, {"south": True, "north": True}))
+        await say(11, False)
+        await asyncio.sleep(QuickMarks.PRESENCE_TTL_S + 0.1)  # what ran out stands against nothing: an id reused
+        await say(1, True)
+        assert await until(lambda: _sides(there, game_id, {"south": True, "north": False}))
 
     run(scenario)
 
@@ -186,3 +190,23 @@ async def _true(value: bool) -> bool:
 
 async def _sides(bus: RedisBus, game_id: str, expected: dict[str, bool]) -> bool:
     return await bus.present_elsewhere(game_id) == expected
+
+
+def test_the_connections_to_redis_probe_a_silent_peer() -> None:
+    """A half-open connection (the peer gone without a word) fails within ~25 s: TCP keep-alive after 10 s idle,
+    every 5 s, 3 unanswered; redis-py's own health check does not wait for its PING's reply."""
+    import socket
+
+    async def scenario(here: QuickMarks, there: QuickMarks, game_id: str) -> None:
+        conn = await here._pool.get_connection()
+        try:
+            sock = conn._writer.get_extra_info("socket")
+            assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+            if hasattr(socket, "TCP_KEEPIDLE"):
+                assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 10
+                assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL) == 5
+                assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT) == 3
+        finally:
+            await here._pool.release(conn)
+
+    run(scenario)

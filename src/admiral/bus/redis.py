@@ -23,6 +23,7 @@ import dataclasses
 import json
 import logging
 import secrets
+import socket
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -52,8 +53,17 @@ class RedisBus(EventBus):
         # A blocking pool: under a burst, a command waits (up to 10 s) for a free connection instead of failing
         # with "Too many connections". A command holds its connection until the event loop reads the reply, so
         # a busy loop holds many at once: 64 were all taken for seconds at 2,000 games (issue 23).
+        # TCP keep-alive probes (after 10 s idle, every 5 s, 3 unanswered: the connection is dropped): a connection
+        # whose peer is gone without a word (a half-open one: a partition, a NAT's timeout) fails within ~25 s,
+        # and the listener reconnects; its health check only sends a PING, and waits for no reply.
         pool = aioredis.BlockingConnectionPool.from_url(
-            url, decode_responses=True, health_check_interval=10, max_connections=self.POOL_SIZE, timeout=10
+            url,
+            decode_responses=True,
+            health_check_interval=10,
+            max_connections=self.POOL_SIZE,
+            timeout=10,
+            socket_keepalive=True,
+            socket_keepalive_options=_KEEPALIVE,
         )
         self._pool = pool
         self.redis = aioredis.Redis(connection_pool=pool)
@@ -69,6 +79,7 @@ class RedisBus(EventBus):
         self._marks_sent = 0  # the number of this instance's last presence message (its order: _Heard.number)
         self._heard_since: float | None = None  # monotonic s the channel was last (re)subscribed; None: not now
         self._heard_at = -1e9  # monotonic s a presence message was last heard (this instance's own echo too)
+        self._pruned_at = -1e9  # monotonic s the marks that ran out were last forgotten
 
     async def start(self) -> None:
         """Start the listener task (it connects, and reconnects with a backoff after errors)."""
@@ -143,7 +154,7 @@ class RedisBus(EventBus):
             except asyncio.CancelledError:
                 self._heard_since = None
                 raise
-            except (RedisError, OSError):
+            except Exception:  # the connection lost (RedisError, OSError), or anything redis-py did not foresee
                 self._heard_since = None  # marks sent meanwhile are missed: Redis answers until heard again
                 if self._closing:
                     break
@@ -243,12 +254,14 @@ class RedisBus(EventBus):
         forget the marks heard that ran out."""
         message = self._marks_message(marks, True)  # numbered now, in the step the caller took ``marks`` in
         mono = time.monotonic()
-        for key in list(self._marks):
-            held = self._marks[key]
-            for origin in [o for o, h in held.items() if h.until <= mono]:
-                del held[origin]
-            if not held:
-                del self._marks[key]
+        if mono - self._pruned_at >= self.PRESENCE_TTL_S / 3:  # not on every socket's opening: a reconnect storm
+            self._pruned_at = mono
+            for key in list(self._marks):
+                held = self._marks[key]
+                for origin in [o for o, h in held.items() if h.until <= mono]:
+                    del held[origin]
+                if not held:
+                    del self._marks[key]
         expiry = int(time.time() * 1000) + self.PRESENCE_TTL_S * 1000
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
@@ -288,7 +301,8 @@ class RedisBus(EventBus):
                 continue
             held = self._marks.setdefault((mark[0], mark[1]), {})
             before = held.get(origin)
-            if before is None or before.number < number:  # a removal is kept as long, to stand against stale marks
+            # a removal is kept as long as a mark, to stand against a stale one; what ran out no longer stands
+            if before is None or before.number < number or before.until <= mono:
                 held[origin] = _Heard(number, present, until)
 
     async def present_elsewhere(self, game_id: str) -> dict[str, bool]:
@@ -334,6 +348,13 @@ class RedisBus(EventBus):
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._pool.disconnect(), 2)
         await asyncio.to_thread(self._leases.close)
+
+
+_KEEPALIVE = {
+    opt: value
+    for name, value in (("TCP_KEEPIDLE", 10), ("TCP_KEEPINTVL", 5), ("TCP_KEEPCNT", 3))
+    if (opt := getattr(socket, name, None)) is not None  # Linux names; elsewhere the system's defaults
+}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
