@@ -11,8 +11,9 @@ version).
 Presence (which instance holds an open socket of which seat) is written to Redis, and the same marks go out on
 one channel every instance listens to (``admiral:presence``), so an instance answers "is this seat open
 elsewhere?" from memory instead of asking Redis on every event of a game (issue 23). It asks Redis instead in its
-first ``PRESENCE_TTL_S`` after (re)connecting, before it has heard every live mark, and whenever it has not heard
-its own heartbeat come back for ``PRESENCE_HEARD_S`` (a listener that hears nothing cannot be trusted).
+first ``PRESENCE_TTL_S`` after (re)connecting, before it has heard every live mark, and whenever it has heard no
+presence message (its own heartbeat's echo among them) for ``PRESENCE_HEARD_S``: a listener that hears nothing
+cannot be trusted.
 """
 
 from __future__ import annotations
