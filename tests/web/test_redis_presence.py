@@ -19,11 +19,11 @@ pytestmark = pytest.mark.skipif(REDIS_URL is None, reason="needs ADMIRAL_TEST_RE
 
 
 class QuickMarks(RedisBus):
-    """Marks that live one second (trusted while a presence message came in the last two), so that a test waits
-    seconds, not minutes."""
+    """Marks that live two seconds (trusted while a presence message came in the last three), so that a test waits
+    seconds, not minutes, and a loaded machine has time to look before a mark runs out."""
 
-    PRESENCE_TTL_S = 1
-    PRESENCE_HEARD_S = 2
+    PRESENCE_TTL_S = 2
+    PRESENCE_HEARD_S = 3
 
 
 async def until(check, timeout: float = 5.0) -> bool:
