@@ -5,6 +5,7 @@ they publish, not from a Redis read on every event of a game. It reads Redis in 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import secrets
 import time
@@ -27,10 +28,11 @@ class QuickMarks(RedisBus):
 
 
 async def until(check, timeout: float = 5.0) -> bool:
-    """Whether ``await check()`` became true within ``timeout`` seconds."""
+    """Whether ``check()`` (a bool, or an awaitable of one) became true within ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if await check():
+        done = check()
+        if await done if inspect.isawaitable(done) else done:
             return True
         await asyncio.sleep(0.02)
     return False
@@ -61,7 +63,7 @@ async def warm(bus: RedisBus) -> None:
     assert await until(listened)
     sent = time.monotonic()
     await bus.heartbeat([])
-    assert await until(lambda: _true(bus._heard_at >= sent))
+    assert await until(lambda: bus._heard_at >= sent)
 
 
 def test_a_warm_instance_answers_from_the_marks_it_heard_without_reading_redis() -> None:
@@ -126,7 +128,7 @@ def test_a_cold_instance_reads_the_marks_it_has_not_heard_from_redis() -> None:
         late = QuickMarks(REDIS_URL)  # an instance started after the mark was sent
         await late.start()
         try:
-            assert await until(lambda: _true(late._heard_since is not None))
+            assert await until(lambda: late._heard_since is not None)
             assert (game_id, "south") not in late._marks
             assert await late.present_elsewhere(game_id) == {"south": True, "north": False}
         finally:
@@ -154,9 +156,9 @@ def test_a_listener_that_hears_nothing_is_not_trusted_and_a_reconnect_starts_ove
         assert await there.present_elsewhere(game_id) == {"south": False, "north": False}  # memory again
         since = there._heard_since
         await here.redis.execute_command("CLIENT", "KILL", "TYPE", "pubsub")  # every listener's connection drops
-        assert await until(lambda: _true(there._heard_since is not None and there._heard_since != since))
+        assert await until(lambda: there._heard_since is not None and there._heard_since != since)
         await there.heartbeat([])
-        assert await until(lambda: _true(there._heard_at > there._heard_since))
+        assert await until(lambda: there._heard_at > there._heard_since)
         assert await there.present_elsewhere(game_id) == {"south": False, "north": True}  # read from Redis
 
     run(scenario)
@@ -182,10 +184,6 @@ def test_malformed_presence_messages_change_nothing_and_the_listener_goes_on() -
         assert set(there._marks) == {(game_id, "north")}
 
     run(scenario)
-
-
-async def _true(value: bool) -> bool:
-    return value
 
 
 async def _sides(bus: RedisBus, game_id: str, expected: dict[str, bool]) -> bool:
